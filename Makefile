@@ -1,0 +1,87 @@
+# btfinline build. `make` builds the CLI and library, `make check` runs all tests.
+# Source lists are wildcards so adding a file needs no edit here.
+
+BUILD   ?= build
+CC      ?= gcc
+CLANG   ?= clang
+BPFTOOL ?= bpftool
+OPT     ?= -O2
+CFLAGS  ?= $(OPT) -g
+SAN     ?=
+ifneq ($(SAN),)
+CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+LDFLAGS += -fsanitize=address,undefined
+endif
+override CFLAGS += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Iinclude -Isrc/lib -I$(BUILD) -D_GNU_SOURCE
+LIBS    := -lbpf -ldw -lelf -lz
+
+LIB_SRCS := $(wildcard src/lib/*.c)
+CLI_SRCS := $(wildcard src/cli/*.c)
+BPF_SRCS := $(wildcard src/bpf/*.bpf.c)
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+
+LIB_OBJS := $(patsubst src/lib/%.c,$(BUILD)/lib/%.o,$(LIB_SRCS))
+CLI_OBJS := $(patsubst src/cli/%.c,$(BUILD)/cli/%.o,$(CLI_SRCS))
+SKELS    := $(patsubst src/bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
+UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
+
+LIB := $(BUILD)/libbtfinline.a
+BIN := $(BUILD)/btfinline
+
+.PHONY: all deps run check check-fast asan fuzz fixtures unit clean
+all: $(BIN) $(LIB)
+
+deps:
+	@scripts/deps.sh
+
+$(BUILD)/%.bpf.o: src/bpf/%.bpf.c include/btfinline.bpf.h | $(BUILD)
+	$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_x86 -Iinclude -Isrc/bpf -c $< -o $@
+
+$(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
+	$(BPFTOOL) gen skeleton $< > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/lib/%.o: src/lib/%.c $(wildcard src/lib/*.h include/*.h) $(SKELS) | $(BUILD)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/cli/%.o: src/cli/%.c $(wildcard src/cli/*.h src/lib/*.h include/*.h) | $(BUILD)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Isrc/cli -c $< -o $@
+
+$(LIB): $(LIB_OBJS)
+	rm -f $@ && ar rcs $@ $^
+
+$(BIN): $(CLI_OBJS) $(LIB)
+	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(LIB) $(LIBS)
+
+$(BUILD)/tests/%: tests/unit/%.c $(LIB) $(wildcard tests/unit/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(LIB) $(LIBS) $(LDFLAGS)
+
+unit: $(UNIT_BINS)
+
+$(BUILD):
+	@mkdir -p $(BUILD)
+
+# Fixture programs: every tests/fixtures/*.c with gcc and clang, DWARF 5 and 4.
+fixtures:
+	@tests/fixtures/build.sh $(BUILD)/fixtures
+
+# Sanitizer build of library, CLI and unit tests in a separate tree.
+asan:
+	$(MAKE) BUILD=build-asan SAN=1 all unit
+
+fuzz:
+	tests/fuzz/run.sh $(BUILD) 600
+
+run: deps
+	$(MAKE) all
+	scripts/run-example.sh $(BUILD)
+
+check: deps
+	$(MAKE) all unit
+	$(MAKE) asan
+	tests/run.sh
+
+clean:
+	rm -rf build build-asan build-fuzz

@@ -1,0 +1,15 @@
+#!/bin/sh
+# Install the Debian 12 packages btfinline needs to build and test, if missing.
+set -e
+PKGS="gcc make libdw-dev libelf-dev libbpf-dev zlib1g-dev clang llvm bpftool dwarves
+      gdb linux-libc-dev libclang-rt-14-dev qemu-system-x86 busybox-static cpio
+      file binutils time linux-perf"
+missing=""
+for p in $PKGS; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+echo "deps: installing$missing" >&2
+SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
+$SUDO apt-get update -q >/dev/null
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends $missing >/dev/null

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Stage 1 of the pipeline: the DWARF scan. Produces the in-memory model of
+ * every inline instance and out-of-line function of an ELF file, with each
+ * parameter's location at the instance's probe address (see DESIGN.md for
+ * the probe-address policy). Stage 2 (encoder) turns it into .BTF.inline.
+ */
+#ifndef BTFI_SCAN_H
+#define BTFI_SCAN_H
+
+#include <stdint.h>
+#include <stdbool.h>
+#include <elfutils/libdw.h>
+#include "btfinline.h"
+
+enum btfi_inline_class {
+	BTFI_NEVER_INLINED = 0,	/* out-of-line only */
+	BTFI_SELECTIVE,		/* inline sites + out-of-line copy with ELF symbol */
+	BTFI_FULL,		/* inline sites only (no symbol) */
+};
+
+struct btfi_param {
+	const char *name;	/* NULL if unnamed */
+	Dwarf_Off type_off;	/* global DIE offset of DW_AT_type, 0 if none */
+	uint32_t size;		/* byte size of the type, 0 if unknown */
+	bool is_signed;
+};
+
+/* Functions are keyed by (name, parameter names): the same static inline
+ * from a header in many CUs is one function; its params come from the
+ * first abstract instance seen. */
+struct btfi_func {
+	const char *name;
+	uint32_t first_param, nparams;	/* into scan->params */
+	Dwarf_Off die_off;	/* a DW_TAG_subprogram DIE (abstract or concrete) */
+	Dwarf_Off ret_type_off;	/* 0: void */
+	uint32_t nsites;	/* inline instances */
+	uint32_t nsites_noaddr;	/* ... of which without any code address */
+	uint32_t nool;		/* out-of-line (concrete) copies */
+	uint64_t ool_addr;	/* entry of one out-of-line copy, 0 if none */
+	bool has_symbol;	/* some out-of-line copy has an ELF symbol */
+	bool is_external;
+	uint8_t cls;		/* enum btfi_inline_class */
+};
+
+struct btfi_site {
+	uint32_t func;		/* index into scan->funcs */
+	uint32_t caller;	/* enclosing out-of-line function, UINT32_MAX if unknown */
+	uint64_t addr;		/* probe address (ELF vaddr); 0 if no address */
+	uint64_t caller_addr;	/* entry (low_pc) of the enclosing out-of-line copy */
+	uint32_t first_loc;	/* into scan->locs, one per parameter of func */
+	uint32_t nlocs;		/* == funcs[func].nparams */
+	const char *call_file;	/* may be NULL */
+	uint32_t call_line;
+	uint16_t depth;		/* 1 = directly in an out-of-line function */
+	uint16_t shndx;		/* ELF section holding addr, 0 if none */
+};
+
+struct btfi_scan_opts {
+	size_t sz;
+	struct btfi_log log;
+	bool no_locations;	/* only sites and functions (faster) */
+};
+
+struct btfi_scan {
+	const char *path;
+	int fd;
+	Elf *elf;
+	Dwarf *dw;		/* stays open: the encoder reads types through it */
+
+	struct btfi_func *funcs;	uint32_t nfuncs;
+	struct btfi_site *sites;	uint32_t nsites;	/* in DIE order */
+	struct btfi_loc *locs;		uint32_t nlocs;
+	struct btfi_param *params;	uint32_t nparams;
+
+	double scan_secs;	/* wall time of the scan */
+	void *priv;		/* string pool, hash tables */
+};
+
+int btfi_scan_open(const char *path, const struct btfi_scan_opts *opts,
+		   struct btfi_scan **out);
+void btfi_scan_free(struct btfi_scan *s);
+
+/* Aggregates for `stats`; computed from a scan. */
+struct btfi_stats {
+	uint64_t inline_instances, instances_noaddr;
+	uint64_t params, params_recoverable, instances_all_recoverable;
+	uint64_t instances_some_recoverable, instances_none_recoverable;
+	uint64_t funcs_never_inlined, funcs_selectively_inlined, funcs_fully_inlined;
+	uint64_t sites_selectively_inlined, sites_fully_inlined;
+	uint64_t classes[8];		/* by enum btfi_loc_kind */
+	uint64_t unavailable[BTFI_R__MAX];
+	double secs;
+};
+void btfi_stats_compute(const struct btfi_scan *s, struct btfi_stats *st);
+
+#endif
