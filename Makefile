@@ -34,8 +34,8 @@ all: $(BIN) $(LIB)
 deps:
 	@scripts/deps.sh
 
-$(BUILD)/%.bpf.o: src/bpf/%.bpf.c include/btfinline.bpf.h | $(BUILD)
-	$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_x86 -Iinclude -Isrc/bpf -c $< -o $@
+$(BUILD)/%.bpf.o: src/bpf/%.bpf.c include/btfinline.bpf.h $(wildcard src/bpf/*.h) | $(BUILD)
+	$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_x86 -I/usr/include/$(shell $(CC) -dumpmachine) -Iinclude -Isrc/bpf -c $< -o $@
 
 $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
 	$(BPFTOOL) gen skeleton $< > $@.tmp && mv $@.tmp $@
@@ -44,7 +44,7 @@ $(BUILD)/lib/%.o: src/lib/%.c $(wildcard src/lib/*.h include/*.h) $(SKELS) | $(B
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
 
-$(BUILD)/cli/%.o: src/cli/%.c $(wildcard src/cli/*.h src/lib/*.h include/*.h) | $(BUILD)
+$(BUILD)/cli/%.o: src/cli/%.c $(wildcard src/cli/*.h src/lib/*.h include/*.h) $(SKELS) | $(BUILD)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Isrc/cli -c $< -o $@
 

@@ -119,6 +119,9 @@ struct btfinline_site {
 uint32_t btfinline__nsecs(const struct btfinline *bi);
 /* LOCSEC name without the "inline" prefix, e.g. ".text". */
 const char *btfinline__sec_name(const struct btfinline *bi, uint32_t secno);
+/* sh_addr of that ELF section when opened from an ELF file (site address =
+ * sec_addr + offset); -ENOENT for a raw blob or a missing section. */
+int btfinline__sec_addr(const struct btfinline *bi, uint32_t secno, uint64_t *addr);
 /* All sites, sorted by (func name, func id, offset). */
 const struct btfinline_site *btfinline__sites(const struct btfinline *bi, size_t *cnt);
 /* Sites of one function name (binary search). Returns count, *first set. */
@@ -160,14 +163,21 @@ struct btfinline_attach_opts {
 	struct btfi_log log;
 };
 
+/* One attachment at many sites (libbpf offers no public way to compose a
+ * bpf_link): destroying it detaches every probe and drops their specs. */
+struct btfinline_link;
+void btfinline_link__destroy(struct btfinline_link *link);
+size_t btfinline_link__cnt(const struct btfinline_link *link);	/* probes */
+
 /* Attach `prog` at every inline site and the out-of-line entry of `func`
- * in `binary` (pid -1: all processes). One link detaches all. */
-struct bpf_link *btfinline_attach_uprobe(struct bpf_program *prog, int pid,
-					 const char *binary, const char *func,
-					 const struct btfinline_attach_opts *opts);
+ * in `binary` (pid -1: all processes). `prog` must be loaded and use the
+ * btfi_specs map of btfinline.bpf.h. NULL with errno set on error. */
+struct btfinline_link *btfinline_attach_uprobe(struct bpf_program *prog, int pid,
+					       const char *binary, const char *func,
+					       const struct btfinline_attach_opts *opts);
 /* Same with kprobes in the running kernel (inline info from opts->bi). */
-struct bpf_link *btfinline_attach_kprobe(struct bpf_program *prog, const char *func,
-					 const struct btfinline_attach_opts *opts);
+struct btfinline_link *btfinline_attach_kprobe(struct bpf_program *prog, const char *func,
+					       const struct btfinline_attach_opts *opts);
 
 #ifdef __cplusplus
 }

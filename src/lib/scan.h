@@ -56,10 +56,21 @@ struct btfi_site {
 	uint16_t shndx;		/* ELF section holding addr, 0 if none */
 };
 
+/* Which address of an inline instance to probe (see DESIGN.md). */
+enum btfi_probe_policy {
+	BTFI_PROBE_DEFAULT = 0,		/* the documented choice (ENTRY_IN_RANGE) */
+	BTFI_PROBE_ENTRY_PC,		/* DW_AT_entry_pc, else lowest range start */
+	BTFI_PROBE_LOWEST,		/* lowest range start */
+	BTFI_PROBE_ENTRY_IN_RANGE,	/* entry_pc if inside the ranges, else lowest */
+	BTFI_PROBE_FIRST_RANGE,		/* start of the first listed range */
+	BTFI_PROBE__MAX
+};
+
 struct btfi_scan_opts {
 	size_t sz;
 	struct btfi_log log;
 	bool no_locations;	/* only sites and functions (faster) */
+	int probe_policy;	/* enum btfi_probe_policy */
 };
 
 struct btfi_scan {

@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* The CLI's program: at each attached site, evaluate every argument and
+ * send one event, or only count hits (--count). */
+#include <linux/bpf.h>
+#include <linux/ptrace.h>
+#include "btfinline.bpf.h"
+#include "trace.h"
+
+char LICENSE[] SEC("license") = "Dual BSD/GPL";
+
+const volatile int count_only = 0;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 1 << 22);
+} events SEC(".maps");
+
+/* site tag -> hits (--count) */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, BTFI_SPECS_MAX);
+	__type(key, __u64);
+	__type(value, __u64);
+} counts SEC(".maps");
+
+__u64 dropped = 0;
+
+SEC("uprobe")
+int btfi_trace(struct pt_regs *ctx)
+{
+	const struct btfi_site_spec *spec;
+	struct btfi_trace_event *ev;
+	__u64 id, cookie, one = 1, *cnt;
+	__u32 i;
+
+	cookie = bpf_get_attach_cookie(ctx);
+	spec = bpf_map_lookup_elem(&btfi_specs, &cookie);
+	if (!spec)
+		return 0;
+	if (count_only) {
+		cnt = bpf_map_lookup_elem(&counts, &spec->user);
+		if (cnt)
+			__sync_fetch_and_add(cnt, 1);
+		else
+			bpf_map_update_elem(&counts, &spec->user, &one, BPF_NOEXIST);
+		return 0;
+	}
+	ev = bpf_ringbuf_reserve(&events, sizeof(*ev), 0);
+	if (!ev) {
+		__sync_fetch_and_add(&dropped, 1);
+		return 0;
+	}
+	id = bpf_get_current_pid_tgid();
+	ev->ts = bpf_ktime_get_ns();
+	ev->tag = spec->user;
+	ev->pid = id >> 32;
+	ev->tid = (__u32)id;
+	ev->nargs = spec->nargs;
+	ev->has_str = 0;
+	for (i = 0; i < BTFI_MAX_ARGS; i++) {
+		const struct btfi_arg_spec *a = &spec->args[i];
+
+		if (i >= spec->nargs)
+			break;
+		ev->err[i] = __btfi_eval(ctx, spec, a, ev->val[i]);
+		ev->str[i][0] = 0;
+		if (a->str && !ev->err[i]) {
+			ev->has_str = 1;
+			if (spec->flags & BTFI_SPEC_KERNEL)
+				bpf_probe_read_kernel_str(ev->str[i], BTFI_STR_LEN, (void *)ev->val[i][0]);
+			else
+				bpf_probe_read_user_str(ev->str[i], BTFI_STR_LEN, (void *)ev->val[i][0]);
+		}
+	}
+	bpf_ringbuf_submit(ev, 0);
+	return 0;
+}
+
+/* Bench baseline: a bare uprobe with an empty program. */
+SEC("uprobe")
+int btfi_empty(struct pt_regs *ctx)
+{
+	return 0;
+}

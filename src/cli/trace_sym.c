@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* Call-site file:line from DWARF when the traced binary still has it. */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include "trace_sym.h"
+
+struct trace_sym {
+	int fd;
+	Dwarf *dw;
+};
+
+struct trace_sym *trace_sym_open(const char *path)
+{
+	struct trace_sym *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	s->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (s->fd >= 0)
+		s->dw = dwarf_begin(s->fd, DWARF_C_READ);
+	if (!s->dw) {
+		if (s->fd >= 0)
+			close(s->fd);
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+void trace_sym_close(struct trace_sym *s)
+{
+	if (!s)
+		return;
+	dwarf_end(s->dw);
+	close(s->fd);
+	free(s);
+}
+
+static const char *base(const char *p)
+{
+	const char *b = strrchr(p, '/');
+
+	return b ? b + 1 : p;
+}
+
+void trace_sym_where(struct trace_sym *s, uint64_t addr, const char *func, char *buf, size_t len)
+{
+	Dwarf_Die cu, *scopes = NULL;
+	int n;
+
+	buf[0] = 0;
+	if (!s || !dwarf_addrdie(s->dw, addr, &cu))
+		return;
+	if (func) {
+		n = dwarf_getscopes(&cu, addr, &scopes);
+		for (int i = 0; i < n; i++) {
+			Dwarf_Attribute a;
+			Dwarf_Files *files;
+			Dwarf_Word fno, line;
+			const char *name, *file;
+
+			if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine)
+				continue;
+			name = dwarf_diename(&scopes[i]);
+			if (!name) {
+				Dwarf_Die origin;
+
+				if (dwarf_attr(&scopes[i], DW_AT_abstract_origin, &a) &&
+				    dwarf_formref_die(&a, &origin))
+					name = dwarf_diename(&origin);
+			}
+			if (!name || strcmp(name, func))
+				continue;
+			if (!dwarf_attr(&scopes[i], DW_AT_call_file, &a) || dwarf_formudata(&a, &fno) ||
+			    !dwarf_attr(&scopes[i], DW_AT_call_line, &a) || dwarf_formudata(&a, &line) ||
+			    dwarf_getsrcfiles(&cu, &files, NULL) ||
+			    !(file = dwarf_filesrc(files, fno, NULL, NULL)))
+				break;
+			snprintf(buf, len, "%s:%llu", base(file), (unsigned long long)line);
+			free(scopes);
+			return;
+		}
+		free(scopes);
+	}
+	{
+		Dwarf_Line *l = dwarf_getsrc_die(&cu, addr);
+		int line;
+		const char *file = l ? dwarf_linesrc(l, NULL, NULL) : NULL;
+
+		if (file && !dwarf_lineno(l, &line))
+			snprintf(buf, len, "%s:%d", base(file), line);
+	}
+}

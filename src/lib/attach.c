@@ -1,0 +1,445 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Uprobe attach at inline sites: the core (site descriptors -> specs in the
+ * program's btfi_specs map -> one uprobe per site with the spec key as
+ * cookie) and the .BTF.inline front end btfinline_attach_uprobe().
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include "attach.h"
+#include "log.h"
+
+/* ---- ELF facts ---- */
+
+static int sym_cmp(const void *a, const void *b)
+{
+	const struct btfi_elf_sym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->size > y->size ? -1 : x->size < y->size;	/* larger first */
+}
+
+void btfi_elf_info_free(struct btfi_elf_info *ei)
+{
+	free(ei->segs);
+	free(ei->secs);
+	free(ei->syms);
+	free(ei->strs);
+	memset(ei, 0, sizeof(*ei));
+}
+
+int btfi_elf_info_load(const char *path, struct btfi_elf_info *ei, const struct btfi_log *log)
+{
+	size_t shstrndx, nphdr, strsz = 0, strcap = 0, i;
+	Elf_Scn *scn = NULL;
+	GElf_Ehdr eh;
+	Elf *elf;
+	int fd, err = 0;
+
+	memset(ei, 0, sizeof(*ei));
+	elf_version(EV_CURRENT);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		err = -errno;
+		btfi_err(log, "%s: %s", path, strerror(errno));
+		return err;
+	}
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh) ||
+	    elf_getshdrstrndx(elf, &shstrndx) || elf_getphdrnum(elf, &nphdr)) {
+		btfi_err(log, "%s: not an ELF file", path);
+		err = -EINVAL;
+		goto out;
+	}
+	ei->pie = eh.e_type == ET_DYN;
+	ei->segs = calloc(nphdr ? nphdr : 1, sizeof(*ei->segs));
+	if (!ei->segs)
+		goto nomem;
+	for (i = 0; i < nphdr; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(elf, i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		ei->segs[ei->nsegs].vaddr = ph.p_vaddr;
+		ei->segs[ei->nsegs].memsz = ph.p_filesz;
+		ei->segs[ei->nsegs].off = ph.p_offset;
+		ei->nsegs++;
+	}
+	/* Two passes: count and size names, then copy. */
+	for (int pass = 0; pass < 2; pass++) {
+		size_t nsyms = 0, nsecs = 0;
+
+		strsz = 0;
+		scn = NULL;
+		while ((scn = elf_nextscn(elf, scn))) {
+			GElf_Shdr sh;
+			Elf_Data *d;
+			const char *name;
+
+			if (!gelf_getshdr(scn, &sh))
+				continue;
+			name = elf_strptr(elf, shstrndx, sh.sh_name);
+			if (name && (sh.sh_flags & SHF_ALLOC)) {
+				if (pass) {
+					ei->secs[nsecs].addr = sh.sh_addr;
+					ei->secs[nsecs].name = (char *)(uintptr_t)strsz;
+					memcpy(ei->strs + strsz, name, strlen(name) + 1);
+				}
+				strsz += strlen(name) + 1;
+				nsecs++;
+			}
+			if (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM)
+				continue;
+			d = elf_getdata(scn, NULL);
+			for (size_t k = 0; d && sh.sh_entsize && k < sh.sh_size / sh.sh_entsize; k++) {
+				GElf_Sym s;
+				const char *sn;
+
+				if (!gelf_getsym(d, k, &s) || GELF_ST_TYPE(s.st_info) != STT_FUNC ||
+				    !s.st_value || s.st_shndx == SHN_UNDEF)
+					continue;
+				sn = elf_strptr(elf, sh.sh_link, s.st_name);
+				if (!sn || !*sn)
+					continue;
+				if (pass) {
+					ei->syms[nsyms].addr = s.st_value;
+					ei->syms[nsyms].size = s.st_size;
+					ei->syms[nsyms].name = (char *)(uintptr_t)strsz;
+					memcpy(ei->strs + strsz, sn, strlen(sn) + 1);
+				}
+				strsz += strlen(sn) + 1;
+				nsyms++;
+			}
+		}
+		if (!pass) {
+			strcap = strsz;
+			ei->strs = malloc(strcap + 1);
+			ei->secs = calloc(nsecs + 1, sizeof(*ei->secs));
+			ei->syms = calloc(nsyms + 1, sizeof(*ei->syms));
+			if (!ei->strs || !ei->secs || !ei->syms)
+				goto nomem;
+		} else {
+			ei->nsecs = nsecs;
+			ei->nsyms = nsyms;
+		}
+	}
+	for (i = 0; i < ei->nsecs; i++)
+		ei->secs[i].name = ei->strs + (uintptr_t)ei->secs[i].name;
+	for (i = 0; i < ei->nsyms; i++)
+		ei->syms[i].name = ei->strs + (uintptr_t)ei->syms[i].name;
+	qsort(ei->syms, ei->nsyms, sizeof(*ei->syms), sym_cmp);
+	goto out;
+nomem:
+	btfi_err(log, "%s: out of memory", path);
+	err = -ENOMEM;
+out:
+	if (err)
+		btfi_elf_info_free(ei);
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return err;
+}
+
+int btfi_elf_vaddr_to_off(const struct btfi_elf_info *ei, uint64_t vaddr, uint64_t *off)
+{
+	for (size_t i = 0; i < ei->nsegs; i++) {
+		if (vaddr >= ei->segs[i].vaddr && vaddr < ei->segs[i].vaddr + ei->segs[i].memsz) {
+			*off = vaddr - ei->segs[i].vaddr + ei->segs[i].off;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+int btfi_elf_sec_addr(const struct btfi_elf_info *ei, const char *name, uint64_t *addr)
+{
+	for (size_t i = 0; i < ei->nsecs; i++) {
+		if (!strcmp(ei->secs[i].name, name)) {
+			*addr = ei->secs[i].addr;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+const struct btfi_elf_sym *btfi_elf_sym_at(const struct btfi_elf_info *ei, uint64_t addr)
+{
+	size_t lo = 0, hi = ei->nsyms;
+
+	/* last symbol with start <= addr, then walk back for one that covers */
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (ei->syms[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i-- > 0 && lo - i < 64;) {
+		const struct btfi_elf_sym *s = &ei->syms[i];
+
+		if (addr < s->addr + (s->size ? s->size : 1))
+			return s;
+	}
+	return NULL;
+}
+
+void btfi_elf_label(const struct btfi_elf_info *ei, uint64_t addr, char *buf, size_t len)
+{
+	const struct btfi_elf_sym *s = btfi_elf_sym_at(ei, addr);
+
+	if (s)
+		snprintf(buf, len, "%s+0x%llx", s->name, (unsigned long long)(addr - s->addr));
+	else
+		snprintf(buf, len, "0x%llx", (unsigned long long)addr);
+}
+
+/* ---- site lists ---- */
+
+void btfi_site_list_free(struct btfi_site_list *l)
+{
+	for (size_t i = 0; i < l->nallocs; i++)
+		free(l->allocs[i]);
+	free(l->allocs);
+	free(l->sites);
+	memset(l, 0, sizeof(*l));
+}
+
+void *btfi_site_list_alloc(struct btfi_site_list *l, size_t sz)
+{
+	void **na = realloc(l->allocs, (l->nallocs + 1) * sizeof(*na));
+	void *p;
+
+	if (!na)
+		return NULL;
+	l->allocs = na;
+	p = calloc(1, sz ? sz : 1);
+	if (p)
+		l->allocs[l->nallocs++] = p;
+	return p;
+}
+
+struct btfi_attach_site *btfi_site_list_add(struct btfi_site_list *l)
+{
+	if (l->cnt == l->cap) {
+		size_t nc = l->cap ? l->cap * 2 : 16;
+		struct btfi_attach_site *ns = realloc(l->sites, nc * sizeof(*ns));
+
+		if (!ns)
+			return NULL;
+		l->sites = ns;
+		l->cap = nc;
+	}
+	memset(&l->sites[l->cnt], 0, sizeof(l->sites[0]));
+	return &l->sites[l->cnt++];
+}
+
+/* ---- the core ---- */
+
+/* The program's btfi_specs map, found through the loaded program's map ids
+ * (libbpf 1.1 has no bpf_program -> bpf_object accessor). */
+static int find_spec_map(struct bpf_program *prog, const struct btfi_log *log)
+{
+	struct bpf_prog_info pinfo = { 0 };
+	__u32 len = sizeof(pinfo), ids[64], i;
+	int pfd = bpf_program__fd(prog);
+
+	if (pfd < 0) {
+		btfi_err(log, "program %s is not loaded", bpf_program__name(prog));
+		return -EINVAL;
+	}
+	pinfo.nr_map_ids = 64;
+	pinfo.map_ids = (uintptr_t)ids;
+	if (bpf_obj_get_info_by_fd(pfd, &pinfo, &len)) {
+		int err = -errno;
+
+		btfi_err(log, "program %s: get info: %s", bpf_program__name(prog), strerror(-err));
+		return err;
+	}
+	for (i = 0; i < pinfo.nr_map_ids && i < 64; i++) {
+		struct bpf_map_info minfo = { 0 };
+		__u32 mlen = sizeof(minfo);
+		int mfd = bpf_map_get_fd_by_id(ids[i]);
+
+		if (mfd < 0)
+			continue;
+		if (!bpf_obj_get_info_by_fd(mfd, &minfo, &mlen) &&
+		    !strcmp(minfo.name, BTFI_SPECS_MAP_NAME) &&
+		    minfo.value_size == sizeof(struct btfi_site_spec))
+			return mfd;
+		close(mfd);
+	}
+	btfi_err(log, "program %s does not use the %s map (include btfinline.bpf.h)",
+		 bpf_program__name(prog), BTFI_SPECS_MAP_NAME);
+	return -ENOENT;
+}
+
+void btfinline_link__destroy(struct btfinline_link *l)
+{
+	if (!l)
+		return;
+	for (size_t i = 0; i < l->cnt; i++) {
+		bpf_link__destroy(l->links[i]);
+		if (l->map_fd >= 0 && l->cookies[i])
+			bpf_map_delete_elem(l->map_fd, &l->cookies[i]);
+	}
+	if (l->map_fd >= 0)
+		close(l->map_fd);
+	free(l->links);
+	free(l->cookies);
+	free(l);
+}
+
+size_t btfinline_link__cnt(const struct btfinline_link *l)
+{
+	return l ? l->cnt : 0;
+}
+
+/* All-or-none: name every site and argument that has no readable location. */
+static int check_policy(const struct btfi_attach_site *sites, size_t n, const char *binary,
+			const struct btfi_attach_core_opts *opts)
+{
+	char msg[768];
+	size_t len = 0, bad_sites = 0;
+
+	msg[0] = 0;
+	for (size_t i = 0; i < n; i++) {
+		bool bad = false;
+
+		for (uint32_t k = 0; k < sites[i].nargs; k++) {
+			struct btfi_arg_spec a;
+			const char *why;
+
+			if (!btfi_loc_to_spec(&sites[i].locs[k], &a, &why))
+				continue;
+			if (!bad)
+				bad_sites++;
+			bad = true;
+			if (len < sizeof(msg) - 1)
+				len += snprintf(msg + len, sizeof(msg) - len, "%s %s: %s (%s)",
+						len ? ";" : "", sites[i].label,
+						sites[i].arg_names && sites[i].arg_names[k] ?
+						sites[i].arg_names[k] : "?", why);
+		}
+	}
+	if (!bad_sites)
+		return 0;
+	if (opts->policy == BTFI_BEST_EFFORT)
+		return 0;
+	btfi_err(&opts->log, "%s: %s: %zu of %zu sites lack argument locations, refusing (best-effort to attach anyway):%s%s",
+		 binary, sites[0].func, bad_sites, n, msg, len >= sizeof(msg) - 1 ? "..." : "");
+	return -ENOENT;
+}
+
+int btfi_attach_sites(struct bpf_program *prog, int pid, const char *binary,
+		      const struct btfi_attach_site *sites, size_t n,
+		      const struct btfi_attach_core_opts *opts,
+		      struct btfinline_link **out)
+{
+	struct btfinline_link *l = NULL;
+	struct btfi_elf_info ei = { 0 };
+	__u64 key, next, cookie = 0;
+	int err, map_fd;
+
+	*out = NULL;
+	if (!n) {
+		btfi_err(&opts->log, "%s: nothing to attach", binary);
+		return -ENOENT;
+	}
+	err = check_policy(sites, n, binary, opts);
+	if (err)
+		return err;
+	map_fd = find_spec_map(prog, &opts->log);
+	if (map_fd < 0)
+		return map_fd;
+	err = btfi_elf_info_load(binary, &ei, &opts->log);
+	if (err)
+		goto err;
+	l = calloc(1, sizeof(*l));
+	if (l) {
+		l->map_fd = map_fd;
+		l->links = calloc(n, sizeof(*l->links));
+		l->cookies = calloc(n, sizeof(*l->cookies));
+	}
+	if (!l || !l->links || !l->cookies) {
+		btfi_err(&opts->log, "%s: out of memory", binary);
+		err = -ENOMEM;
+		goto err;
+	}
+	/* Cookies: above every key already in the map (other attachments). */
+	for (err = bpf_map_get_next_key(map_fd, NULL, &key); !err;
+	     err = bpf_map_get_next_key(map_fd, &key, &next), key = next)
+		if (key > cookie)
+			cookie = key;
+
+	for (size_t i = 0; i < n; i++) {
+		LIBBPF_OPTS(bpf_uprobe_opts, uo);
+		const struct btfi_attach_site *s = &sites[i];
+		struct btfi_site_spec spec = { 0 };
+		uint64_t off;
+
+		spec.nargs = s->nargs > BTFI_MAX_ARGS ? BTFI_MAX_ARGS : s->nargs;
+		spec.flags = opts->kernel ? BTFI_SPEC_KERNEL : 0;
+		spec.vaddr = s->vaddr;
+		spec.user = s->tag;
+		for (uint32_t k = 0; k < spec.nargs; k++) {
+			struct btfi_arg_spec *a = &spec.args[k];
+			const char *why;
+
+			if (btfi_loc_to_spec(&s->locs[k], a, &why))
+				a->kind = BTFI_ARG_NONE;	/* best effort */
+			if (s->extra) {
+				a->nsteps = s->extra[k].nsteps;
+				a->str = s->extra[k].str;
+				memcpy(a->steps, s->extra[k].steps, sizeof(a->steps));
+			}
+		}
+		if (btfi_elf_vaddr_to_off(&ei, s->vaddr, &off)) {
+			btfi_err(&opts->log, "%s: %s: site %s at 0x%llx is outside every segment",
+				 binary, s->func, s->label, (unsigned long long)s->vaddr);
+			err = -ERANGE;
+			goto err;
+		}
+		do {
+			cookie++;
+			err = bpf_map_update_elem(map_fd, &cookie, &spec, BPF_NOEXIST);
+		} while (err && errno == EEXIST);
+		if (err) {
+			err = -errno;
+			btfi_err(&opts->log, "%s: %s: spec map update: %s%s", binary, s->func,
+				 strerror(-err), err == -E2BIG ? " (btfi_specs full)" : "");
+			goto err;
+		}
+		l->cookies[i] = cookie;
+		uo.bpf_cookie = cookie;
+		l->links[i] = bpf_program__attach_uprobe_opts(prog, pid, binary, off, &uo);
+		if (!l->links[i]) {
+			err = -errno;
+			btfi_err(&opts->log, "%s: %s: uprobe at %s (offset 0x%llx): %s", binary,
+				 s->func, s->label, (unsigned long long)off, strerror(-err));
+			l->cnt = i + 1;
+			goto err;
+		}
+		l->cnt = i + 1;
+	}
+	btfi_elf_info_free(&ei);
+	*out = l;
+	return 0;
+err:
+	btfi_elf_info_free(&ei);
+	if (l)
+		btfinline_link__destroy(l);
+	else
+		close(map_fd);
+	return err ? err : -EINVAL;
+}

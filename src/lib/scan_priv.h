@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* Internal state of the DWARF scan (scan.c); not for other stages. */
+#ifndef BTFI_SCAN_PRIV_H
+#define BTFI_SCAN_PRIV_H
+
+#include <elfutils/libdw.h>
+#include "scan.h"
+
+struct u64map {			/* open addressing, key 0 = empty */
+	uint64_t *keys;
+	uint32_t *vals;
+	size_t cap, cnt;
+};
+
+struct scan_origin {		/* one root subprogram DIE */
+	uint32_t func;
+	uint32_t first_poff;	/* into poffs: its formal_parameter offsets */
+	uint32_t nparams;
+};
+
+struct scan_tmp_param {
+	const char *name;
+	Dwarf_Off off, type_off;
+	Dwarf_Die die;
+};
+
+struct scan_sym {
+	uint64_t addr;
+	const char *name;
+};
+
+struct scan_sec {
+	uint64_t lo, hi;
+	uint32_t idx;
+};
+
+struct scan_range {
+	uint64_t lo, hi;
+};
+
+struct walk_ctx {
+	uint32_t caller;	/* func index of the enclosing out-of-line copy */
+	uint64_t caller_addr;
+	uint16_t depth;
+	bool fn_valid;
+	bool has_view;		/* probing at the entry pc: use its view */
+	uint64_t view;
+	Dwarf_Die fn;		/* its DIE, for DW_AT_frame_base */
+};
+
+struct scan_priv {
+	const struct btfi_log *log;
+	int policy;
+	bool no_locations;
+	uint8_t addr_size;
+
+	uint32_t funcs_cap, params_cap, sites_cap, locs_cap;
+	struct u64map origin_map;	/* root DIE offset -> origins[] */
+	struct scan_origin *origins;	uint32_t norigins, origins_cap;
+	Dwarf_Off *poffs;		uint32_t npoffs, poffs_cap;
+	struct u64map types;		/* type DIE offset -> size | signed << 31 */
+	uint32_t *fidx;			/* (name, param names) -> func */
+	uint64_t *fhash;
+	uint32_t fcap, nfslots;
+
+	struct scan_tmp_param *tmp;	uint32_t tmp_cap;
+	struct scan_range *ranges;	uint32_t nranges, ranges_cap;
+	struct scan_sym *syms;		uint32_t nsyms, syms_cap;
+	struct scan_sec *secs;		uint32_t nsecs, secs_cap, last_sec;
+
+	Dwarf_CFI *cfi_dw, *cfi_eh;
+	bool cfi_tried;
+
+	Elf_Data *line, *line_str, *str;	/* for call_file names */
+	const char **fnames;		uint32_t nfnames, fnames_cap;
+	Dwarf_Die cudie;
+	int cu_version, offset_size;
+	Elf_Data *loclists, *loc;
+	bool files_tried;
+	uint64_t nbad_exprs;		/* locations libdw could not decode */
+	char what[512];
+};
+
+void scan_read_file_names(struct scan_priv *p, uint64_t off);
+
+#endif

@@ -1,0 +1,56 @@
+# Shell helpers for the qemu kernel tests (source it from tests/t_kernel_*.sh).
+# Sets: KTOP, KBUILD (build dir), KCACHE (kernel cache), KOUT (per-test dir).
+KTOP=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+KBUILD=$KTOP/${BUILD:-build}
+
+# Skip (77) unless qemu is installed; fetch the kernel. $1: test name.
+kernel_test_init() {
+	command -v qemu-system-x86_64 >/dev/null ||
+		{ echo "skip: qemu-system-x86_64 not installed (scripts/deps.sh installs qemu-system-x86)"; exit 77; }
+	KCACHE=$("$KTOP/tests/data/fetch-kernel.sh") || { echo "FAIL: fetching the Debian kernel"; exit 1; }
+	KOUT=$KBUILD/kernel/$1
+	rm -rf "$KOUT" && mkdir -p "$KOUT"
+}
+
+# The debug vmlinux's .BTF as a raw file (what /sys/kernel/btf/vmlinux holds
+# when the kernel matches). Cached next to the build. Prints the path.
+vmlinux_btf() {
+	local f=$KBUILD/kernel/vmlinux.btf
+	if [ ! -s "$f" ] || [ "$KCACHE/vmlinux" -nt "$f" ]; then
+		objcopy -O binary --only-section=.BTF "$KCACHE/vmlinux" "$f.tmp" && mv "$f.tmp" "$f"
+	fi
+	echo "$f"
+}
+
+# Link-time address of a vmlinux symbol (hex without 0x).
+vmlinux_sym() {
+	local cache=$KBUILD/kernel/vmlinux.nm
+	if [ ! -s "$cache" ] || [ "$KCACHE/vmlinux" -nt "$cache" ]; then
+		nm "$KCACHE/vmlinux" >"$cache.tmp" && mv "$cache.tmp" "$cache"
+	fi
+	awk -v s="$1" '$3 == s { print $1; exit }' "$cache"
+}
+
+# Build a BPF object + skeleton + loader: NAME.bpf.c and NAME.c under
+# tests/kernel, linked with the given src/lib sources (not libbtfinline.a,
+# so the kernel tests do not depend on unrelated library parts).
+# Output: $KOUT/NAME.
+build_loader() {
+	local name=$1; shift
+	local src=$KTOP/tests/kernel srcs=() f
+	for f in "$@"; do srcs+=("$KTOP/src/lib/$f.c"); done
+	clang -g -O2 -target bpf -D__TARGET_ARCH_x86 -I/usr/include/x86_64-linux-gnu \
+		-I"$KTOP/include" -c "$src/$name.bpf.c" -o "$KOUT/$name.bpf.o" &&
+	bpftool gen skeleton "$KOUT/$name.bpf.o" >"$KOUT/$name.skel.h" &&
+	gcc -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter -D_GNU_SOURCE \
+		-I"$KTOP/include" -I"$KTOP/src/lib" -I"$KOUT" -o "$KOUT/$name" \
+		"$src/$name.c" "${srcs[@]}" -lbpf -ldw -lelf -lz
+}
+
+fail() { echo "FAIL: $*"; exit 1; }
+
+# expect_line FILE REGEX: the VM output must contain a line matching REGEX.
+expect_line() {
+	grep -Eq -- "$2" "$1" || fail "no line matching '$2' in $1"
+	echo "ok: $2"
+}

@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* One case per DWARF expression shape of dwexpr.c. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <dwarf.h>
+#include "dwexpr.h"
+
+static int fails, checks;
+static char logged[1024];
+static int nlogged;
+
+static void log_fn(void *ctx, const char *msg)
+{
+	snprintf(logged, sizeof(logged), "%s", msg);
+	nlogged++;
+}
+
+static const struct btfi_log tlog = { .fn = log_fn };
+
+#define OP(a) { .atom = (a) }
+#define OP1(a, n) { .atom = (a), .number = (Dwarf_Word)(n) }
+#define OP2(a, n, m) { .atom = (a), .number = (Dwarf_Word)(n), .number2 = (Dwarf_Word)(m) }
+
+static void expect(const char *name, const Dwarf_Op *ops, size_t n, uint32_t size, bool sgn,
+		   int kind, int reason, uint32_t reg, uint32_t reg2, int64_t off, uint64_t cval)
+{
+	struct btfi_dwexpr_in in = { .size = size, .is_signed = sgn, .log = &tlog, .what = name };
+	struct btfi_loc l;
+	int err = btfi_dwexpr_loc(ops, n, &in, &l);
+
+	checks++;
+	if (err || l.kind != kind || (kind == BTFI_LOC_NONE && l.reason != reason) ||
+	    ((kind == BTFI_LOC_KREG || kind == BTFI_LOC_KREG_PAIR || kind == BTFI_LOC_KREG_OFF ||
+	      kind == BTFI_LOC_KMEM) && l.reg != reg) ||
+	    (kind == BTFI_LOC_KREG_PAIR && l.reg2 != reg2) ||
+	    ((kind == BTFI_LOC_KREG_OFF || kind == BTFI_LOC_KMEM) && l.off != off) ||
+	    ((kind == BTFI_LOC_KCONST || kind == BTFI_LOC_KADDR) && l.cval != cval) ||
+	    (kind != BTFI_LOC_KREG_PAIR && l.size != size) || l.is_signed != sgn) {
+		fails++;
+		printf("FAIL %s: err %d kind %s reason %s reg %u reg2 %u off %lld cval 0x%llx size %u\n",
+		       name, err, btfi_loc_kind_str(l.kind), btfi_reason_str(l.reason), l.reg, l.reg2,
+		       (long long)l.off, (unsigned long long)l.cval, l.size);
+	} else {
+		printf("ok   %s\n", name);
+	}
+}
+
+#define EXPECT(name, size, sgn, kind, reason, reg, reg2, off, cval, ...) do { \
+	const Dwarf_Op ops_[] = { __VA_ARGS__ }; \
+	expect(name, ops_, sizeof(ops_) / sizeof(ops_[0]), size, sgn, kind, reason, reg, reg2, off, cval); \
+} while (0)
+
+#define NONE(name, reason, ...) EXPECT(name, 8, false, BTFI_LOC_NONE, reason, 0, 0, 0, 0, __VA_ARGS__)
+
+int main(void)
+{
+	/* register */
+	EXPECT("reg5", 8, false, BTFI_LOC_KREG, 0, 5, 0, 0, 0, OP(DW_OP_reg5));
+	EXPECT("regx 14", 4, true, BTFI_LOC_KREG, 0, 14, 0, 0, 0, OP1(DW_OP_regx, 14));
+	NONE("reg17 (xmm0) not in pt_regs", BTFI_R_UNSUPPORTED, OP(DW_OP_reg17));
+	EXPECT("reg5 for a 16-byte value", 16, false, BTFI_LOC_NONE, BTFI_R_UNSUPPORTED, 0, 0, 0, 0,
+	       OP(DW_OP_reg5));
+	/* register + offset: a value, no load */
+	EXPECT("breg7 8; stack_value", 8, false, BTFI_LOC_KREG_OFF, 0, 7, 0, 8, 0,
+	       OP1(DW_OP_breg7, 8), OP(DW_OP_stack_value));
+	EXPECT("bregx 3 -24; stack_value", 8, false, BTFI_LOC_KREG_OFF, 0, 3, 0, -24, 0,
+	       OP2(DW_OP_bregx, 3, -24), OP(DW_OP_stack_value));
+	EXPECT("breg7 8; plus_uconst 8; stack_value", 8, false, BTFI_LOC_KREG_OFF, 0, 7, 0, 16, 0,
+	       OP1(DW_OP_breg7, 8), OP1(DW_OP_plus_uconst, 8), OP(DW_OP_stack_value));
+	/* memory at register + offset */
+	EXPECT("lone breg6 -16", 4, true, BTFI_LOC_KMEM, 0, 6, 0, -16, 0, OP1(DW_OP_breg6, -16));
+	EXPECT("lone bregx 3 24", 2, false, BTFI_LOC_KMEM, 0, 3, 0, 24, 0, OP2(DW_OP_bregx, 3, 24));
+	/* frame base: left as FBREG for the CFI step */
+	EXPECT("lone fbreg -20", 8, false, BTFI_LOC_KMEM, 0, BTFI_REG_FBREG, 0, -20, 0,
+	       OP1(DW_OP_fbreg, -20));
+	EXPECT("fbreg -20; stack_value", 8, false, BTFI_LOC_KREG_OFF, 0, BTFI_REG_FBREG, 0, -20, 0,
+	       OP1(DW_OP_fbreg, -20), OP(DW_OP_stack_value));
+	/* constants */
+	EXPECT("lit5; stack_value", 4, false, BTFI_LOC_KCONST, 0, 0, 0, 0, 5,
+	       OP(DW_OP_lit5), OP(DW_OP_stack_value));
+	EXPECT("consts -3; stack_value", 4, true, BTFI_LOC_KCONST, 0, 0, 0, 0, (uint64_t)-3,
+	       OP1(DW_OP_consts, -3), OP(DW_OP_stack_value));
+	EXPECT("constu 0x1234; stack_value", 8, false, BTFI_LOC_KCONST, 0, 0, 0, 0, 0x1234,
+	       OP1(DW_OP_constu, 0x1234), OP(DW_OP_stack_value));
+	EXPECT("const1u 200; stack_value", 1, false, BTFI_LOC_KCONST, 0, 0, 0, 0, 200,
+	       OP1(DW_OP_const1u, 200), OP(DW_OP_stack_value));
+	EXPECT("const8u; stack_value", 8, false, BTFI_LOC_KCONST, 0, 0, 0, 0, 0xffffffff00000001ULL,
+	       OP1(DW_OP_const8u, 0xffffffff00000001ULL), OP(DW_OP_stack_value));
+	NONE("lone lit5 (an address, not a value)", BTFI_R_UNSUPPORTED, OP(DW_OP_lit5));
+	/* address */
+	EXPECT("addr; stack_value", 8, false, BTFI_LOC_KADDR, 0, 0, 0, 0, 0xffffffff82000000ULL,
+	       OP1(DW_OP_addr, 0xffffffff82000000ULL), OP(DW_OP_stack_value));
+	NONE("lone addr (memory at an absolute address)", BTFI_R_UNSUPPORTED,
+	     OP1(DW_OP_addr, 0xffffffff82000000ULL));
+	/* pieces */
+	EXPECT("reg5 piece 8 reg4 piece 8", 16, false, BTFI_LOC_KREG_PAIR, 0, 5, 4, 0, 0,
+	       OP(DW_OP_reg5), OP1(DW_OP_piece, 8), OP(DW_OP_reg4), OP1(DW_OP_piece, 8));
+	EXPECT("reg5 piece 8 on an 8-byte value", 8, false, BTFI_LOC_KREG, 0, 5, 0, 0, 0,
+	       OP(DW_OP_reg5), OP1(DW_OP_piece, 8));
+	NONE("reg5 piece 8; piece 8 (high half optimized out)", BTFI_R_UNSUPPORTED,
+	     OP(DW_OP_reg5), OP1(DW_OP_piece, 8), OP1(DW_OP_piece, 8));
+	NONE("reg5 piece 4 reg4 piece 4", BTFI_R_UNSUPPORTED,
+	     OP(DW_OP_reg5), OP1(DW_OP_piece, 4), OP(DW_OP_reg4), OP1(DW_OP_piece, 4));
+	NONE("reg5 piece 8 breg7 0 piece 8", BTFI_R_UNSUPPORTED,
+	     OP(DW_OP_reg5), OP1(DW_OP_piece, 8), OP1(DW_OP_breg7, 0), OP1(DW_OP_piece, 8));
+	NONE("bit_piece", BTFI_R_UNSUPPORTED, OP(DW_OP_reg5), OP2(DW_OP_bit_piece, 3, 0));
+	/* not readable by a probe */
+	NONE("entry_value(reg5); stack_value", BTFI_R_ENTRY_VALUE,
+	     OP1(DW_OP_entry_value, 1), OP(DW_OP_reg5), OP(DW_OP_stack_value));
+	NONE("GNU_entry_value(reg4); stack_value", BTFI_R_ENTRY_VALUE,
+	     OP1(DW_OP_GNU_entry_value, 1), OP(DW_OP_reg4), OP(DW_OP_stack_value));
+	NONE("implicit_pointer", BTFI_R_IMPLICIT_PTR, OP2(DW_OP_implicit_pointer, 0x1234, 0));
+	NONE("GNU_implicit_pointer", BTFI_R_IMPLICIT_PTR, OP2(DW_OP_GNU_implicit_pointer, 0x1234, 8));
+	NONE("GNU_parameter_ref", BTFI_R_PARAM_REF, OP1(DW_OP_GNU_parameter_ref, 0x40));
+	NONE("breg5 0; deref; stack_value (computation)", BTFI_R_UNSUPPORTED,
+	     OP1(DW_OP_breg5, 0), OP(DW_OP_deref), OP(DW_OP_stack_value));
+	NONE("call_frame_cfa as a location", BTFI_R_UNSUPPORTED, OP(DW_OP_call_frame_cfa));
+	NONE("empty (optimized out here)", BTFI_R_NOT_AT_ADDR, );
+
+	/* DW_OP_implicit_value: libdw keeps the block outside the op. */
+	{
+		static const uint8_t blk4[4] = { 0xfe, 0xff, 0xff, 0xff };
+		static const uint8_t blk16[16] = { 1 };
+		const Dwarf_Op op4[] = { OP1(DW_OP_implicit_value, 4) };
+		const Dwarf_Op op16[] = { OP1(DW_OP_implicit_value, 16) };
+		struct btfi_dwexpr_in in = { .size = 4, .is_signed = true, .ival = blk4, .ival_len = 4 };
+		struct btfi_loc l;
+
+		checks++;
+		if (btfi_dwexpr_loc(op4, 1, &in, &l) || l.kind != BTFI_LOC_KCONST || l.cval != (uint64_t)-2)
+			fails++, printf("FAIL implicit_value 4 bytes signed: kind %d cval 0x%llx\n",
+					l.kind, (unsigned long long)l.cval);
+		else
+			printf("ok   implicit_value 4 bytes signed\n");
+		in.size = 16;
+		in.ival = blk16;
+		in.ival_len = 16;
+		checks++;
+		if (btfi_dwexpr_loc(op16, 1, &in, &l) || l.kind != BTFI_LOC_NONE ||
+		    l.reason != BTFI_R_UNSUPPORTED)
+			fails++, printf("FAIL implicit_value 16 bytes\n");
+		else
+			printf("ok   implicit_value 16 bytes (wider than CONST)\n");
+	}
+	/* DW_AT_const_value */
+	{
+		static const uint8_t blk[2] = { 0x34, 0x92 };
+		struct btfi_dwexpr_in in = { .size = 2, .is_signed = true };
+		struct btfi_loc l;
+
+		checks++;
+		btfi_dwexpr_const_block(blk, 2, &in, &l);
+		if (l.kind != BTFI_LOC_KCONST || l.cval != 0xffffffffffff9234ULL)
+			fails++, printf("FAIL const_value block\n");
+		else
+			printf("ok   const_value block, sign-extended\n");
+		checks++;
+		btfi_dwexpr_const(42, &in, &l);
+		if (l.kind != BTFI_LOC_KCONST || l.cval != 42 || l.size != 2 || !l.is_signed)
+			fails++, printf("FAIL const_value data\n");
+		else
+			printf("ok   const_value data\n");
+	}
+	/* Frame base / CFA shapes and FBREG rebasing. */
+	{
+		const Dwarf_Op cfa[] = { OP2(DW_OP_bregx, 7, 16) }, rbp[] = { OP(DW_OP_reg6) },
+			       callcfa[] = { OP(DW_OP_call_frame_cfa) }, fb[] = { OP1(DW_OP_fbreg, -20) };
+		struct btfi_dwexpr_in in = { .size = 8 };
+		struct btfi_loc l;
+		uint32_t reg;
+		int64_t off;
+
+		checks++;
+		if (btfi_dwexpr_regoff(cfa, 1, &reg, &off) || reg != 7 || off != 16 ||
+		    btfi_dwexpr_regoff(rbp, 1, &reg, &off) || reg != 6 || off != 0 ||
+		    btfi_dwexpr_regoff(callcfa, 1, &reg, &off) != -ENOENT)
+			fails++, printf("FAIL regoff\n");
+		else
+			printf("ok   frame base / CFA shapes\n");
+		checks++;
+		btfi_dwexpr_loc(fb, 1, &in, &l);
+		btfi_dwexpr_rebase(&l, 7, 16);	/* CFA = rsp + 16 */
+		if (l.kind != BTFI_LOC_KMEM || l.reg != 7 || l.off != -4)
+			fails++, printf("FAIL fbreg rebase: reg %u off %lld\n", l.reg, (long long)l.off);
+		else
+			printf("ok   fbreg -20 with CFA rsp+16 -> mem rsp-4\n");
+	}
+	/* Unknown opcode: an error, logged once, naming the op. */
+	{
+		const Dwarf_Op bad[] = { OP(DW_OP_reg5), OP(0x04) };
+		struct btfi_dwexpr_in in = { .size = 8, .log = &tlog, .what = "x.o: DIE 0x10" };
+		struct btfi_loc l;
+		int err;
+
+		nlogged = 0;
+		checks++;
+		err = btfi_dwexpr_loc(bad, 2, &in, &l);
+		if (err != -EINVAL || nlogged != 1 || !strstr(logged, "x.o: DIE 0x10") ||
+		    !strstr(logged, "unknown opcode 0x04") || l.kind != BTFI_LOC_NONE)
+			fails++, printf("FAIL unknown op: err %d nlogged %d '%s'\n", err, nlogged, logged);
+		else
+			printf("ok   unknown op -> -EINVAL, logged: %s\n", logged);
+	}
+	printf("%d checks, %d failed\n", checks, fails);
+	return fails ? 1 : 0;
+}

@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Reader/writer unit test: the upstream-selftest-shaped blob has the exact
+ * bytes docs/FORMAT.md describes and decodes back to the same locations;
+ * each kind of broken blob is rejected with a message naming the problem.
+ * With BTFI_WRITE_CORPUS=DIR, also writes the broken blobs there (that is
+ * how tests/fuzz/corpus/ was made).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "btfinline.h"
+#include "blob_fixture.h"
+
+static int fails;
+#define CHECK(cond, ...) do { if (!(cond)) { fails++; printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); printf(__VA_ARGS__); printf("\n"); } } while (0)
+
+static char lastmsg[1024];
+static void logfn(void *ctx, const char *msg)
+{
+	snprintf(lastmsg, sizeof(lastmsg), "%s", msg);
+}
+static const struct btfi_log qlog = { logfn, NULL };
+
+static uint32_t w32(const void *blob, size_t off)
+{
+	uint32_t v;
+
+	memcpy(&v, (const char *)blob + off, 4);
+	return v;
+}
+
+static void p32(void *blob, size_t off, uint32_t v)
+{
+	memcpy((char *)blob + off, &v, 4);
+}
+
+static bool loc_eq(const struct btfi_loc *a, const struct btfi_loc *b)
+{
+	if (a->kind != b->kind || a->size != b->size || !!a->is_signed != !!b->is_signed)
+		return false;
+	switch (a->kind) {
+	case BTFI_LOC_KREG: return a->reg == b->reg;
+	case BTFI_LOC_KREG_PAIR: return a->reg == b->reg && a->reg2 == b->reg2;
+	case BTFI_LOC_KREG_OFF: case BTFI_LOC_KMEM: return a->reg == b->reg && a->off == b->off;
+	case BTFI_LOC_KCONST: case BTFI_LOC_KADDR: return a->cval == b->cval;
+	default: return true;
+	}
+}
+
+/* Offsets in the fixture blob (see docs/FORMAT.md, "worked example"). */
+enum {
+	HDR = 32,
+	T_PARAM0 = HDR,			/* [4] REG vlen 1: 20 bytes */
+	T_PARAM1 = T_PARAM0 + 20,	/* [5] REG|DEREF|OFFSET: 24 */
+	T_PARAM2 = T_PARAM1 + 24,	/* [6] REG|OFFSET */
+	T_PARAM3 = T_PARAM2 + 24,	/* [7] ADDR|CONST */
+	T_PARAM4 = T_PARAM3 + 24,	/* [8] CONST */
+	T_PARAM5 = T_PARAM4 + 24,	/* [9] SIGNED|REG|DEREF|OFFSET */
+	T_PROTO0 = T_PARAM5 + 24,	/* [10] */
+	T_PROTO1 = T_PROTO0 + 32,	/* [11] */
+	T_LOCSEC = T_PROTO1 + 32,	/* [12] */
+	T_END = T_LOCSEC + 12 + 24,
+	STRS = T_END,			/* "inline.text\0" */
+	LAYOUT = STRS + 12,
+	TOTAL = LAYOUT + 23 * 4,
+};
+
+static void test_bytes(const uint8_t *b, size_t sz)
+{
+	CHECK(sz == TOTAL, "size %zu, want %d", sz, TOTAL);
+	if (sz != TOTAL)
+		return;
+	CHECK(w32(b, 0) == (0xeB9F | 1u << 16), "magic/version/flags 0x%x", w32(b, 0));
+	CHECK(w32(b, 4) == 32, "hdr_len %u", w32(b, 4));
+	CHECK(w32(b, 8) == 0 && w32(b, 12) == T_END - HDR, "type %u+%u", w32(b, 8), w32(b, 12));
+	CHECK(w32(b, 16) == T_END - HDR && w32(b, 20) == 12, "str %u+%u", w32(b, 16), w32(b, 20));
+	CHECK(w32(b, 24) == LAYOUT - HDR && w32(b, 28) == 92, "layout %u+%u", w32(b, 24), w32(b, 28));
+	/* [4] LOC_PARAM reg 1, int: name 0, info kind 20 vlen 1, size 4, flags SIGNED|REG */
+	CHECK(w32(b, T_PARAM0) == 0 && w32(b, T_PARAM0 + 4) == (20u << 24 | 1), "p0 info 0x%x", w32(b, T_PARAM0 + 4));
+	CHECK(w32(b, T_PARAM0 + 8) == 4 && w32(b, T_PARAM0 + 12) == 0x09 && w32(b, T_PARAM0 + 16) == 1, "p0 body");
+	/* [5] reg2+0x10, 8 bytes: REG|DEREF|OFFSET = 0x38 */
+	CHECK(w32(b, T_PARAM1 + 4) == (20u << 24 | 2) && w32(b, T_PARAM1 + 8) == 8, "p1 hdr");
+	CHECK(w32(b, T_PARAM1 + 12) == 0x38 && w32(b, T_PARAM1 + 16) == 2 && w32(b, T_PARAM1 + 20) == 0x10, "p1 body");
+	/* [6] fb-0x10 as address: REG|OFFSET = 0x28, FBREG, -16 */
+	CHECK(w32(b, T_PARAM2 + 12) == 0x28 && w32(b, T_PARAM2 + 16) == 0xffffffff &&
+	      w32(b, T_PARAM2 + 20) == 0xfffffff0, "p2 body 0x%x 0x%x 0x%x", w32(b, T_PARAM2 + 12),
+	      w32(b, T_PARAM2 + 16), w32(b, T_PARAM2 + 20));
+	/* [7] constant address: ADDR|CONST = 0x6, {lo, hi} */
+	CHECK(w32(b, T_PARAM3 + 12) == 0x06 && w32(b, T_PARAM3 + 16) == 0x81234560 &&
+	      w32(b, T_PARAM3 + 20) == 0xffffffff, "p3 body");
+	/* [8] constant: CONST = 0x2 */
+	CHECK(w32(b, T_PARAM4 + 12) == 0x02 && w32(b, T_PARAM4 + 16) == 0x90abcdef &&
+	      w32(b, T_PARAM4 + 20) == 0x12345678, "p4 body");
+	/* [9] *(int *)(fb-0x20): SIGNED|REG|DEREF|OFFSET = 0x39 */
+	CHECK(w32(b, T_PARAM5 + 8) == 4 && w32(b, T_PARAM5 + 12) == 0x39 &&
+	      w32(b, T_PARAM5 + 16) == 0xffffffff && w32(b, T_PARAM5 + 20) == 0xffffffe0, "p5 body");
+	/* [10] LOC_PROTO {4,5,6,7,8}; [11] {9,0,4,4,8} */
+	CHECK(w32(b, T_PROTO0 + 4) == (21u << 24 | 5), "proto0 info");
+	for (int i = 0; i < 5; i++) {
+		uint32_t want1 = fx_site2[i] < 0 ? 0 : 4 + fx_site2[i];
+
+		CHECK(w32(b, T_PROTO0 + 12 + 4 * i) == 4u + i, "proto0[%d] = %u", i, w32(b, T_PROTO0 + 12 + 4 * i));
+		CHECK(w32(b, T_PROTO1 + 12 + 4 * i) == want1, "proto1[%d] = %u", i, w32(b, T_PROTO1 + 12 + 4 * i));
+	}
+	/* [12] LOCSEC "inline.text" (name_off = base str_len 19), 2 sites sorted */
+	CHECK(w32(b, T_LOCSEC) == 19 && w32(b, T_LOCSEC + 4) == (22u << 24 | 2), "locsec hdr");
+	CHECK(w32(b, T_LOCSEC + 12) == 3 && w32(b, T_LOCSEC + 16) == 10 && w32(b, T_LOCSEC + 20) == 0x10, "site 0");
+	CHECK(w32(b, T_LOCSEC + 24) == 3 && w32(b, T_LOCSEC + 28) == 11 && w32(b, T_LOCSEC + 32) == 0x20, "site 1");
+	CHECK(!memcmp(b + STRS, "inline.text", 12), "strings");
+	/* layout: LOC_PARAM {4,4}, LOC_PROTO {0,4}, LOCSEC {0,12}, FUNC_PROTO {0,8} */
+	CHECK(w32(b, LAYOUT + 4 * 20) == 0x0404 && w32(b, LAYOUT + 4 * 21) == 0x0400 &&
+	      w32(b, LAYOUT + 4 * 22) == 0x0c00 && w32(b, LAYOUT + 4 * 13) == 0x0800, "layout");
+}
+
+static void test_decode(const void *blob, size_t sz, struct btf *base)
+{
+	struct btfinline *bi;
+	const struct btfinline_site *s, *at[4];
+	struct btfinline_sizes z;
+	struct btfi_loc locs[8];
+	size_t n;
+	int err;
+
+	err = btfinline__open_mem(blob, sz, base, &qlog, &bi);
+	CHECK(!err, "open_mem: %d %s", err, lastmsg);
+	if (err)
+		return;
+	n = btfinline__func_sites(bi, "foo", &s);
+	CHECK(n == 2, "foo has %zu sites", n);
+	CHECK(btfinline__func_sites(bi, "fo", &s) == 0 && btfinline__func_sites(bi, "zzz", &s) == 0, "no other");
+	n = btfinline__func_sites(bi, "foo", &s);
+	CHECK(btfinline__nsecs(bi) == 1 && !strcmp(btfinline__sec_name(bi, 0), ".text"), "sec");
+	if (n == 2) {
+		CHECK(s[0].func_id == 3 && s[0].offset == 0x10 && s[1].offset == 0x20, "site order");
+		err = btfinline__site_locs(bi, &s[0], locs, 8);
+		CHECK(err == 5, "site 0 has %d locs", err);
+		for (int i = 0; i < 5; i++)
+			CHECK(loc_eq(&locs[i], &fx_locs[i]), "site 0 loc %d kind %u", i, locs[i].kind);
+		err = btfinline__site_locs(bi, &s[1], locs, 8);
+		CHECK(err == 5, "site 1 has %d locs", err);
+		for (int i = 0; i < 5; i++) {
+			if (fx_site2[i] < 0)
+				CHECK(locs[i].kind == BTFI_LOC_NONE && locs[i].reason == BTFI_R_UNKNOWN, "none");
+			else
+				CHECK(loc_eq(&locs[i], &fx_locs[fx_site2[i]]), "site 1 loc %d", i);
+		}
+		CHECK(btfinline__sites_at(bi, 0, 0x20, at, 4) == 1 && at[0] == &s[1], "sites_at 0x20");
+		CHECK(btfinline__sites_at(bi, 0, 0x18, at, 4) == 0, "sites_at 0x18");
+	}
+	btfinline__sizes(bi, &z);
+	CHECK(z.total == TOTAL && z.nsites == 2 && z.nloc_param == 6 && z.nloc_proto == 2 &&
+	      z.nlocsec == 1 && z.locsec == 36 && z.loc_param == 140 && z.loc_proto == 64 &&
+	      z.strs == 12 && z.layout == 92 && z.hdr == 32 && z.nfunc == 0, "sizes");
+	/* libbpf view: same ids, placeholders for new kinds */
+	CHECK(btf__type_cnt(btfinline__btf(bi)) == 13, "type_cnt %u", btf__type_cnt(btfinline__btf(bi)));
+	btfinline__free(bi);
+}
+
+struct broken {
+	const char *name, *want;	/* corpus file name, expected message part */
+};
+
+static void expect_bad(const char *dir, const struct broken *k, const void *blob, size_t sz,
+		       struct btf *base)
+{
+	struct btfinline *bi = NULL;
+	int err;
+
+	lastmsg[0] = 0;
+	err = btfinline__open_mem(blob, sz, base, &qlog, &bi);
+	CHECK(err < 0 && !bi, "%s: accepted", k->name);
+	CHECK(strstr(lastmsg, k->want), "%s: message '%s' lacks '%s'", k->name, lastmsg, k->want);
+	printf("%-22s -> %s\n", k->name, lastmsg);
+	if (dir) {
+		char path[512];
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, k->name);
+		f = fopen(path, "wb");
+		if (f) {
+			fwrite(blob, 1, sz, f);
+			fclose(f);
+		}
+	}
+	btfinline__free(bi);
+}
+
+static void test_broken(const uint8_t *good, size_t sz, struct btf *base)
+{
+	const char *dir = getenv("BTFI_WRITE_CORPUS");
+	uint8_t *b = malloc(sz + 64);
+	struct btf *other;
+	void *ob;
+	size_t osz;
+
+#define RESET() memcpy(b, good, sz)
+	RESET();
+	expect_bad(dir, &(struct broken){ "truncated-header", "truncated header" }, b, 6, base);
+	RESET(); p32(b, 4, sz + 4);
+	expect_bad(dir, &(struct broken){ "hdr-len-past-end", "hdr_len" }, b, sz, base);
+	RESET(); p32(b, 12, 0xfffffff0);
+	expect_bad(dir, &(struct broken){ "type-len-overflow", "type section" }, b, sz, base);
+	RESET(); p32(b, T_LOCSEC, 5000);
+	expect_bad(dir, &(struct broken){ "string-offset-range", "name offset 5000 out of range" }, b, sz, base);
+	RESET(); p32(b, T_LOCSEC + 12, 1);
+	expect_bad(dir, &(struct broken){ "locsec-non-func", "not a FUNC" }, b, sz, base);
+	RESET(); p32(b, T_LOCSEC + 4, 22u << 24 | 3);
+	expect_bad(dir, &(struct broken){ "vlen-past-section", "runs past the type section" }, b, sz, base);
+	RESET(); p32(b, T_PARAM0 + 4, 40u << 24 | 1); p32(b, 28, 0);
+	expect_bad(dir, &(struct broken){ "unknown-kind-no-layout", "unknown kind 40 without layout" }, b, sz, base);
+	RESET(); p32(b, T_PARAM1 + 12, 0x18);
+	expect_bad(dir, &(struct broken){ "loc-param-bad-flags", "illegal flags 0x18" }, b, sz, base);
+	RESET(); p32(b, T_LOCSEC + 20, 0x30);
+	expect_bad(dir, &(struct broken){ "locsec-order", "order" }, b, sz, base);
+	RESET(); p32(b, T_PROTO0 + 12, 11);
+	expect_bad(dir, &(struct broken){ "loc-proto-bad-ref", "not a LOC_PARAM" }, b, sz, base);
+	RESET(); p32(b, LAYOUT + 4 * 20, 0x0408);
+	expect_bad(dir, &(struct broken){ "layout-disagrees", "layout for kind 20" }, b, sz, base);
+	RESET(); b[sz - 93] = 'x';
+	expect_bad(dir, &(struct broken){ "strings-unterminated", "NUL" }, b, sz, base);
+
+	/* Base mismatch: a blob made for a base whose FUNC [3] has 2 params,
+	 * read with the 5-param base. */
+	other = btf__new_empty();
+	btf__add_int(other, "int", 4, BTF_INT_SIGNED);
+	btf__add_func_proto(other, 1);
+	btf__add_func_param(other, "a", 1);
+	btf__add_func_param(other, "b", 1);
+	btf__add_func(other, "foo", BTF_FUNC_GLOBAL, 2);
+	{
+		struct btfi_writer *w;
+		int h, p;
+
+		btfi_writer_new(other, NULL, &w);
+		h = btfi_writer_loc_param(w, &fx_locs[0]);
+		p = btfi_writer_loc_proto(w, (int[]){ h, h }, 2);
+		btfi_writer_site(w, ".text", 3, p, 0x10);
+		if (!btfi_writer_finish(w, &ob, &osz)) {
+			expect_bad(dir, &(struct broken){ "base-mismatch", "base mismatch" }, ob, osz, base);
+			free(ob);
+		}
+		btfi_writer_free(w);
+	}
+	btf__free(other);
+	/* A good blob is also kept in the corpus as the fuzzer's seed. */
+	if (dir) {
+		char path[512];
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/good-selftest-shape", dir);
+		if ((f = fopen(path, "wb"))) {
+			fwrite(good, 1, sz, f);
+			fclose(f);
+		}
+	}
+	free(b);
+}
+
+int main(void)
+{
+	struct btf *base = fx_base("foo");
+	void *blob = NULL;
+	size_t sz = 0;
+	int err;
+
+	err = fx_blob(base, &blob, &sz);
+	CHECK(!err, "fx_blob %d", err);
+	if (!err) {
+		test_bytes(blob, sz);
+		test_decode(blob, sz, base);
+		test_broken(blob, sz, base);
+	}
+	free(blob);
+	btf__free(base);
+	printf("%s\n", fails ? "FAILED" : "ok");
+	return fails ? 1 : 0;
+}
