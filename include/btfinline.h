@@ -106,8 +106,19 @@ int btfinline__open_mem(const void *data, size_t size, struct btf *base,
 void btfinline__free(struct btfinline *bi);
 
 /* libbpf view of base + split standard kinds; new-kind ids are CONST->void
- * placeholders so that ids stay stable. Owned by bi. */
+ * placeholders so that ids stay stable. Owned by bi. Built on the first
+ * call (loads the base through libbpf); NULL on failure (logged). */
 struct btf *btfinline__btf(const struct btfinline *bi);
+
+/* The same types without libbpf (what `dump` uses: no second parse of the
+ * base): any id, base or split, as its raw record (standard kinds are the
+ * usual struct btf_type; new kinds have kind bits 24-30, vlen bits 0-23),
+ * NULL if out of range; strings likewise. Valid while bi lives. */
+struct btf_type;
+const struct btf_type *btfinline__type_by_id(const struct btfinline *bi, uint32_t id);
+const char *btfinline__name_by_offset(const struct btfinline *bi, uint32_t off);
+/* First split type id (= number of base types, with void). */
+uint32_t btfinline__start_id(const struct btfinline *bi);
 
 struct btfinline_site {
 	uint32_t func_id;	/* BTF_KIND_FUNC id (base or split) */
@@ -124,7 +135,10 @@ const char *btfinline__sec_name(const struct btfinline *bi, uint32_t secno);
 int btfinline__sec_addr(const struct btfinline *bi, uint32_t secno, uint64_t *addr);
 /* All sites, sorted by (func name, func id, offset). */
 const struct btfinline_site *btfinline__sites(const struct btfinline *bi, size_t *cnt);
-/* Sites of one function name (binary search). Returns count, *first set. */
+/* Sites of one function name, sorted by (func id, secno, offset): the FUNC
+ * ids of that name, then a binary search of each LOCSEC (sorted by func).
+ * Returns count; *first is an array owned by bi, valid until
+ * btfinline__free() (not the same memory as btfinline__sites()). */
 size_t btfinline__func_sites(const struct btfinline *bi, const char *name,
 			     const struct btfinline_site **first);
 /* Sites whose offset equals `offset` in section `secno` (may be several:

@@ -1,9 +1,589 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * `btfinline dump FILE [FUNC...] [-j] [--format=text|json|perf] [--base BTF]`:
+ * read .BTF.inline (of an ELF, or a raw blob) and print each function's
+ * sites and argument locations, perf-probe definitions, or a size summary.
+ * Only the named functions are touched: lookups are binary searches, and
+ * the ELF symbol table is read once for the callers of the printed sites.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <getopt.h>
+#include <libelf.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/btf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include "btfinline.h"
 #include "cli.h"
+
+enum fmt { F_TEXT, F_JSON, F_PERF };
+
+struct caller {
+	uint64_t addr;		/* site address */
+	const char *name;	/* enclosing FUNC symbol, NULL if none */
+	uint64_t off;
+};
+
+struct dump {
+	const char *path;
+	struct btfinline *bi;
+	struct btf *btf;
+	enum fmt fmt;
+	bool is_elf;
+	/* ELF symbols */
+	int fd;
+	Elf *elf;
+	bool first_json;
+};
+
+/* ---- C declarations from BTF (own printer: bounded depth, no libbpf
+ * btf_dump state for a handful of prototypes) ---- */
+
+static void cat(char *buf, size_t n, const char *s)
+{
+	size_t l = strlen(buf);
+
+	if (l < n - 1)
+		snprintf(buf + l, n - l, "%s", s);
+}
+
+static void type_name(const struct btf *btf, uint32_t id, char *buf, size_t n, int depth)
+{
+	const struct btf_type *t;
+	char tmp[256];
+
+	if (depth > 16) {
+		cat(buf, n, "...");
+		return;
+	}
+	if (!id) {
+		cat(buf, n, "void");
+		return;
+	}
+	t = btf__type_by_id(btf, id);
+	if (!t) {
+		cat(buf, n, "?");
+		return;
+	}
+	switch (btf_kind(t)) {
+	case BTF_KIND_INT: case BTF_KIND_FLOAT: case BTF_KIND_TYPEDEF:
+		cat(buf, n, btf__name_by_offset(btf, t->name_off));
+		break;
+	case BTF_KIND_STRUCT: case BTF_KIND_UNION: case BTF_KIND_ENUM: case BTF_KIND_ENUM64:
+	case BTF_KIND_FWD: {
+		const char *nm = btf__name_by_offset(btf, t->name_off);
+		bool uni = btf_is_union(t) || (btf_is_fwd(t) && btf_kflag(t));
+
+		cat(buf, n, btf_is_any_enum(t) ? "enum " : uni ? "union " : "struct ");
+		cat(buf, n, nm && *nm ? nm : "{...}");
+		break;
+	}
+	case BTF_KIND_PTR: {
+		const struct btf_type *p = btf__type_by_id(btf, t->type);
+
+		if (p && btf_is_func_proto(p)) {
+			const struct btf_param *pp = btf_params(p);
+
+			type_name(btf, p->type, buf, n, depth + 1);
+			cat(buf, n, " (*)(");
+			for (int i = 0; i < btf_vlen(p); i++) {
+				if (i)
+					cat(buf, n, ", ");
+				if (!pp[i].type && !pp[i].name_off)
+					cat(buf, n, "...");
+				else
+					type_name(btf, pp[i].type, buf, n, depth + 1);
+			}
+			cat(buf, n, ")");
+			break;
+		}
+		type_name(btf, t->type, buf, n, depth + 1);
+		cat(buf, n, buf[0] && buf[strlen(buf) - 1] == '*' ? "*" : " *");
+		break;
+	}
+	case BTF_KIND_CONST: case BTF_KIND_VOLATILE: case BTF_KIND_RESTRICT: {
+		const struct btf_type *r = btf__type_by_id(btf, t->type);
+		const char *q = btf_is_const(t) ? "const" : btf_is_volatile(t) ? "volatile" : "restrict";
+
+		if (r && btf_is_ptr(r)) {	/* char *const p */
+			type_name(btf, t->type, buf, n, depth + 1);
+			cat(buf, n, q);
+		} else {
+			cat(buf, n, q);
+			cat(buf, n, " ");
+			type_name(btf, t->type, buf, n, depth + 1);
+		}
+		break;
+	}
+	case BTF_KIND_ARRAY:
+		type_name(btf, btf_array(t)->type, buf, n, depth + 1);
+		snprintf(tmp, sizeof(tmp), "[%u]", btf_array(t)->nelems);
+		cat(buf, n, tmp);
+		break;
+	case BTF_KIND_TYPE_TAG:
+		type_name(btf, t->type, buf, n, depth + 1);
+		break;
+	default:
+		cat(buf, n, "?");
+	}
+}
+
+static void decl(const struct btf *btf, uint32_t type, const char *name, char *buf, size_t n)
+{
+	buf[0] = 0;
+	type_name(btf, type, buf, n, 0);
+	if (name && *name) {
+		if (buf[0] && buf[strlen(buf) - 1] != '*')
+			cat(buf, n, " ");
+		cat(buf, n, name);
+	}
+}
+
+static void proto_str(const struct btf *btf, uint32_t func_id, char *buf, size_t n)
+{
+	const struct btf_type *f = btf__type_by_id(btf, func_id);
+	const struct btf_type *p = btf__type_by_id(btf, f->type);
+	const struct btf_param *pp = btf_params(p);
+	char d[512];
+
+	decl(btf, p->type, btf__name_by_offset(btf, f->name_off), buf, n);
+	cat(buf, n, "(");
+	for (int i = 0; i < btf_vlen(p); i++) {
+		if (i)
+			cat(buf, n, ", ");
+		if (!pp[i].type && !pp[i].name_off) {
+			cat(buf, n, "...");
+			continue;
+		}
+		decl(btf, pp[i].type, btf__name_by_offset(btf, pp[i].name_off), d, sizeof(d));
+		cat(buf, n, d);
+	}
+	cat(buf, n, btf_vlen(p) ? ")" : "void)");
+}
+
+/* ---- locations ---- */
+
+static const char *mem_type(const struct btfi_loc *l, char *buf, size_t n)
+{
+	if (l->size == 1 || l->size == 2 || l->size == 4 || l->size == 8)
+		snprintf(buf, n, "%c%u", l->is_signed ? 's' : 'u', l->size * 8);
+	else
+		snprintf(buf, n, "u8[%u]", l->size);
+	return buf;
+}
+
+static void reg_str(uint32_t reg, char *buf, size_t n)
+{
+	const char *r = btfi_reg_name(reg);
+
+	if (reg == BTFI_REG_FBREG)
+		snprintf(buf, n, "fb");
+	else if (r)
+		snprintf(buf, n, "%%%s", r);
+	else
+		snprintf(buf, n, "%%reg%u", reg);
+}
+
+static void off_str(int64_t off, char *buf, size_t n)
+{
+	if (off)
+		snprintf(buf, n, "%c0x%llx", off < 0 ? '-' : '+',
+			 (unsigned long long)(off < 0 ? -(uint64_t)off : (uint64_t)off));
+	else
+		buf[0] = 0;
+}
+
+static void loc_str(const struct btfi_loc *l, char *buf, size_t n)
+{
+	char r[32], r2[32], o[32], ty[16];
+
+	reg_str(l->reg, r, sizeof(r));
+	off_str(l->off, o, sizeof(o));
+	switch (l->kind) {
+	case BTFI_LOC_KREG:
+		snprintf(buf, n, "%s", r);
+		break;
+	case BTFI_LOC_KREG_PAIR:
+		reg_str(l->reg2, r2, sizeof(r2));
+		snprintf(buf, n, "%s:%s", r, r2);
+		break;
+	case BTFI_LOC_KREG_OFF:
+		snprintf(buf, n, "%s%s", r, o);
+		break;
+	case BTFI_LOC_KMEM:
+		snprintf(buf, n, "*(%s *)(%s%s)", mem_type(l, ty, sizeof(ty)), r, o);
+		break;
+	case BTFI_LOC_KCONST:
+		if (l->is_signed && (int64_t)l->cval < 0)
+			snprintf(buf, n, "%lld", (long long)l->cval);
+		else
+			snprintf(buf, n, "0x%llx", (unsigned long long)l->cval);
+		break;
+	case BTFI_LOC_KADDR:
+		snprintf(buf, n, "&0x%llx", (unsigned long long)l->cval);
+		break;
+	default:
+		snprintf(buf, n, "?");
+	}
+}
+
+/* kprobe-tracer fetch argument for perf probe; false if perf cannot fetch it. */
+static bool perf_arg(const struct btfi_loc *l, char *buf, size_t n)
+{
+	static const char *const kr[] = { "ax", "dx", "cx", "bx", "si", "di", "bp", "sp",
+		"r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15" };
+	char ty[16];
+
+	if (l->reg >= 16 || (l->kind != BTFI_LOC_KREG && l->kind != BTFI_LOC_KMEM))
+		return false;
+	if (l->size != 1 && l->size != 2 && l->size != 4 && l->size != 8)
+		return false;
+	mem_type(l, ty, sizeof(ty));
+	if (l->kind == BTFI_LOC_KREG)
+		snprintf(buf, n, "%%%s:%s", kr[l->reg], ty);
+	else
+		snprintf(buf, n, "%+lld(%%%s):%s", (long long)l->off, kr[l->reg], ty);
+	return true;
+}
+
+/* ---- ELF symbols: callers of the printed sites ---- */
+
+static int cmp_caller(const void *a, const void *b)
+{
+	const struct caller *x = a, *y = b;
+
+	return (x->addr > y->addr) - (x->addr < y->addr);
+}
+
+/* One pass over the FUNC symbols; each site address found by binary search. */
+static void find_callers(struct dump *d, struct caller *c, size_t n)
+{
+	Elf_Scn *scn = NULL;
+
+	qsort(c, n, sizeof(*c), cmp_caller);
+	if (!d->elf)
+		return;
+	while ((scn = elf_nextscn(d->elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *data;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !(data = elf_getdata(scn, NULL)))
+			continue;
+		for (size_t i = 0, ns = sh.sh_size / (sh.sh_entsize ?: 1); i < ns; i++) {
+			GElf_Sym sym;
+			size_t lo = 0, hi = n;
+
+			if (!gelf_getsym(data, i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
+			    !sym.st_size)
+				continue;
+			while (lo < hi) {
+				size_t mid = (lo + hi) / 2;
+
+				if (c[mid].addr < sym.st_value)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			for (; lo < n && c[lo].addr < sym.st_value + sym.st_size; lo++) {
+				c[lo].name = elf_strptr(d->elf, sh.sh_link, sym.st_name);
+				c[lo].off = c[lo].addr - sym.st_value;
+			}
+		}
+	}
+}
+
+static bool has_func_symbol(struct dump *d, const char *name)
+{
+	Elf_Scn *scn = NULL;
+
+	while (d->elf && (scn = elf_nextscn(d->elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *data;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !(data = elf_getdata(scn, NULL)))
+			continue;
+		for (size_t i = 0, ns = sh.sh_size / (sh.sh_entsize ?: 1); i < ns; i++) {
+			GElf_Sym sym;
+			const char *nm;
+
+			if (gelf_getsym(data, i, &sym) && GELF_ST_TYPE(sym.st_info) == STT_FUNC &&
+			    (nm = elf_strptr(d->elf, sh.sh_link, sym.st_name)) && !strcmp(nm, name))
+				return true;
+		}
+	}
+	return false;
+}
+
+static void json_str(const char *s)
+{
+	putchar('"');
+	for (; s && *s; s++) {
+		if (*s == '"' || *s == '\\')
+			printf("\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			printf("\\u%04x", *s);
+		else
+			putchar(*s);
+	}
+	putchar('"');
+}
+
+static uint64_t site_addr(struct dump *d, const struct btfinline_site *s, bool *known)
+{
+	uint64_t base = 0;
+
+	*known = !btfinline__sec_addr(d->bi, s->secno, &base);
+	return base + s->offset;
+}
+
+/* One function (all sites sharing its name). */
+static int dump_func(struct dump *d, const char *name)
+{
+	const struct btfinline_site *s;
+	size_t n = btfinline__func_sites(d->bi, name, &s);
+	struct caller *callers;
+	char proto[1024], loc[128], pa[128];
+	struct btfi_loc locs[64];
+	const char *cls;
+
+	if (!n) {
+		fprintf(stderr, "btfinline: %s: no inline sites of '%s'\n", d->path, name);
+		return 1;
+	}
+	proto_str(d->btf, s[0].func_id, proto, sizeof(proto));
+	/* Selective: an out-of-line copy exists (ELF symbol, or a base FUNC,
+	 * which pahole emits only for functions with code). */
+	cls = s[0].func_id < btf__type_cnt(btf__base_btf(d->btf)) || has_func_symbol(d, name)
+	      ? "selectively" : "fully";
+	callers = calloc(n, sizeof(*callers));
+	if (!callers)
+		return 1;
+	for (size_t i = 0; i < n; i++) {
+		bool known;
+
+		callers[i].addr = site_addr(d, &s[i], &known);
+	}
+	find_callers(d, callers, n);
+
+	if (d->fmt == F_TEXT)
+		printf("%s: %s inlined, %zu site%s\n  %s\n", name, cls, n, n == 1 ? "" : "s", proto);
+	else if (d->fmt == F_JSON) {
+		printf("%s{\"name\":", d->first_json ? "" : ",");
+		d->first_json = false;
+		json_str(name);
+		printf(",\"inlined\":\"%s\",\"proto\":", cls);
+		json_str(proto);
+		printf(",\"nsites\":%zu,\"sites\":[", n);
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct btf_type *f = btf__type_by_id(d->btf, s[i].func_id);
+		const struct btf_type *p = btf__type_by_id(d->btf, f->type);
+		const struct btf_param *pp = btf_params(p);
+		int nl = btfinline__site_locs(d->bi, &s[i], locs, 64);
+		bool known;
+		uint64_t addr = site_addr(d, &s[i], &known);
+		struct caller key = { .addr = addr }, *c = bsearch(&key, callers, n, sizeof(*c), cmp_caller);
+		const char *sec = btfinline__sec_name(d->bi, s[i].secno);
+
+		if (d->fmt == F_TEXT) {
+			printf("  %s+0x%x", sec, s[i].offset);
+			if (known)
+				printf(" 0x%llx", (unsigned long long)addr);
+			if (c && c->name)
+				printf(" %s+0x%llx", c->name, (unsigned long long)c->off);
+			printf(":");
+		} else if (d->fmt == F_JSON) {
+			printf("%s{\"section\":", i ? "," : "");
+			json_str(sec);
+			printf(",\"offset\":%u", s[i].offset);
+			if (known)
+				printf(",\"address\":%llu", (unsigned long long)addr);
+			if (c && c->name) {
+				printf(",\"caller\":");
+				json_str(c->name);
+				printf(",\"caller_offset\":%llu", (unsigned long long)c->off);
+			}
+			printf(",\"args\":[");
+		} else {
+			if (!c || !c->name) {
+				printf("# %s %s+0x%x: no caller symbol, perf cannot place it\n", name, sec, s[i].offset);
+				continue;
+			}
+		}
+		if (d->fmt == F_PERF) {
+			char line[2048], skipped[512] = "";
+			int len = snprintf(line, sizeof(line), "%.40s_%zu=%s+%llu", name, i, c->name,
+					   (unsigned long long)c->off);
+
+			for (int k = 0; k < nl && k < 64 && k < btf_vlen(p); k++) {
+				const char *pn = btf__name_by_offset(d->btf, pp[k].name_off);
+
+				if (perf_arg(&locs[k], pa, sizeof(pa)))
+					len += snprintf(line + len, sizeof(line) - len > 0 ? sizeof(line) - len : 0,
+							" %s=%s", pn && *pn ? pn : "arg", pa);
+				else {
+					cat(skipped, sizeof(skipped), " ");
+					cat(skipped, sizeof(skipped), pn);
+				}
+			}
+			if (skipped[0])
+				printf("# %s_%zu: perf cannot fetch:%s\n", name, i, skipped);
+			printf("%s\n", line);
+			continue;
+		}
+		for (int k = 0; k < nl && k < 64 && k < btf_vlen(p); k++) {
+			const char *pn = btf__name_by_offset(d->btf, pp[k].name_off);
+
+			loc_str(&locs[k], loc, sizeof(loc));
+			if (d->fmt == F_TEXT) {
+				printf(" %s=%s", pn && *pn ? pn : "?", loc);
+			} else {
+				printf("%s{\"name\":", k ? "," : "");
+				json_str(pn);
+				printf(",\"kind\":\"%s\",\"loc\":", btfi_loc_kind_str(locs[k].kind));
+				json_str(loc);
+				printf(",\"size\":%u}", locs[k].size);
+			}
+		}
+		if (d->fmt == F_TEXT)
+			printf("\n");
+		else
+			printf("]}");
+	}
+	if (d->fmt == F_JSON)
+		printf("]}");
+	free(callers);
+	return 0;
+}
+
+static int dump_summary(struct dump *d)
+{
+	struct btfinline_sizes z;
+	const struct btfinline_site *s;
+	size_t n, nf = 0;
+
+	btfinline__sizes(d->bi, &z);
+	s = btfinline__sites(d->bi, &n);
+	for (size_t i = 0; i < n; i++)
+		if (!i || s[i].func_id != s[i - 1].func_id)
+			nf++;
+	if (d->fmt == F_JSON) {
+		printf("{\"file\":");
+		json_str(d->path);
+		printf(",\"bytes\":%zu,\"sites\":%zu,\"functions\":%zu,\"sections\":%u,"
+		       "\"bytes_per_site\":%.2f,\"sizes\":{\"header\":%zu,\"layout\":%zu,"
+		       "\"locsec\":%zu,\"loc_param\":%zu,\"loc_proto\":%zu,\"func\":%zu,"
+		       "\"other_types\":%zu,\"strings\":%zu},\"counts\":{\"locsec\":%zu,"
+		       "\"loc_param\":%zu,\"loc_proto\":%zu,\"func\":%zu}}\n",
+		       z.total, n, nf, btfinline__nsecs(d->bi), n ? (double)z.total / n : 0.0,
+		       z.hdr, z.layout, z.locsec, z.loc_param, z.loc_proto, z.func, z.other_types,
+		       z.strs, z.nlocsec, z.nloc_param, z.nloc_proto, z.nfunc);
+		return 0;
+	}
+	printf("%s: .BTF.inline %zu bytes, %zu sites of %zu functions in %u section%s, %.2f bytes/site\n",
+	       d->path, z.total, n, nf, btfinline__nsecs(d->bi), btfinline__nsecs(d->bi) == 1 ? "" : "s",
+	       n ? (double)z.total / n : 0.0);
+	printf("  %-18s %10s %8s %8s\n", "part", "bytes", "records", "B/site");
+#define ROW(label, bytes, cnt) printf("  %-18s %10zu %8s %8.2f\n", label, (size_t)(bytes), cnt, n ? (double)(bytes) / n : 0.0)
+	{
+		char c1[32], c2[32], c3[32], c4[32];
+
+		snprintf(c1, sizeof(c1), "%zu", z.nlocsec);
+		snprintf(c2, sizeof(c2), "%zu", z.nloc_param);
+		snprintf(c3, sizeof(c3), "%zu", z.nloc_proto);
+		snprintf(c4, sizeof(c4), "%zu", z.nfunc);
+		ROW("header", z.hdr, "");
+		ROW("layout", z.layout, "");
+		ROW("LOCSEC", z.locsec, c1);
+		ROW("LOC_PARAM", z.loc_param, c2);
+		ROW("LOC_PROTO", z.loc_proto, c3);
+		ROW("FUNC+FUNC_PROTO", z.func, c4);
+		ROW("other types", z.other_types, "");
+		ROW("strings", z.strs, "");
+	}
+	return 0;
+}
+
+static int dump_usage(void)
+{
+	fprintf(stderr, "usage: btfinline dump FILE [FUNC...] [-j] [--format=text|json|perf] [--base BTF]\n");
+	return 2;
+}
 
 int cmd_dump(int argc, char **argv)
 {
-	fprintf(stderr, "btfinline dump: not implemented yet\n");
-	return 1;
+	static const struct option lopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "base", required_argument, NULL, 'b' },
+		{ "help", no_argument, NULL, 'h' },
+		{}
+	};
+	struct dump d = { .fmt = F_TEXT, .fd = -1, .first_json = true };
+	BTFI_OPTS(btfinline_open_opts, oo);
+	unsigned char magic[4] = { 0 };
+	int c, err, rc = 0;
+
+	libbpf_set_print(NULL);	/* failures are reported by the reader, once */
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "jh", lopts, NULL)) != -1) {
+		switch (c) {
+		case 'j': d.fmt = F_JSON; break;
+		case 'b': oo.base_path = optarg; break;
+		case 'f':
+			if (!strcmp(optarg, "text")) d.fmt = F_TEXT;
+			else if (!strcmp(optarg, "json")) d.fmt = F_JSON;
+			else if (!strcmp(optarg, "perf")) d.fmt = F_PERF;
+			else return dump_usage();
+			break;
+		default: return dump_usage();
+		}
+	}
+	if (optind >= argc)
+		return dump_usage();
+	d.path = argv[optind++];
+	err = btfinline__open(d.path, &oo, &d.bi);
+	if (err)
+		return 1;	/* the reader logged "FILE: problem" */
+	d.btf = btfinline__btf(d.bi);
+	d.fd = open(d.path, O_RDONLY | O_CLOEXEC);
+	if (d.fd >= 0 && pread(d.fd, magic, 4, 0) == 4 && !memcmp(magic, ELFMAG, SELFMAG)) {
+		elf_version(EV_CURRENT);
+		d.elf = elf_begin(d.fd, ELF_C_READ_MMAP, NULL);
+	}
+	if (optind == argc) {
+		if (d.fmt == F_PERF) {
+			fprintf(stderr, "btfinline: --format=perf needs FUNC names\n");
+			rc = 2;
+		} else {
+			rc = dump_summary(&d);
+		}
+		goto out;
+	}
+	if (d.fmt == F_JSON)
+		printf("[");
+	if (d.fmt == F_PERF) {
+		uint64_t a = 0;
+
+		/* kernel image: sections live in the top half of the address space */
+		btfinline__sec_addr(d.bi, 0, &a);
+		printf("# perf probe %s %s -a '<line>' for each line below\n",
+		       a >= 0xffff800000000000ull ? "-k" : "-x", d.path);
+	}
+	for (int i = optind; i < argc; i++)
+		rc |= dump_func(&d, argv[i]);
+	if (d.fmt == F_JSON)
+		printf("]\n");
+out:
+	if (d.elf)
+		elf_end(d.elf);
+	if (d.fd >= 0)
+		close(d.fd);
+	btfinline__free(d.bi);
+	return rc;
 }

@@ -1,9 +1,166 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* `btfinline encode ELF [-o OUT] [--raw BLOB] [--in-place] [--base BTF] [-v]`:
+ * DWARF scan -> .BTF.inline (split on the ELF's own .BTF). */
+#include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <fcntl.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
 #include "cli.h"
+#include "scan.h"
+#include "btf_write.h"
+
+static int encode_usage(void)
+{
+	fprintf(stderr, "usage: btfinline encode ELF [-o OUT] [--raw BLOB] [--in-place] [--base BTF] [-v]\n"
+		"  -o OUT       copy of ELF with .BTF.inline added or replaced\n"
+		"  --raw BLOB   write only the .BTF.inline blob\n"
+		"  --in-place   replace ELF (temp file + fsync + rename)\n"
+		"  --base BTF   base BTF (ELF or raw) instead of ELF's own .BTF\n");
+	return 2;
+}
+
+static bool same_file(const char *a, const char *b)
+{
+	struct stat x, y;
+
+	return !stat(a, &x) && !stat(b, &y) && x.st_dev == y.st_dev && x.st_ino == y.st_ino;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int write_raw(const char *path, const void *data, size_t sz)
+{
+	char tmp[4096];
+	int fd;
+
+	snprintf(tmp, sizeof(tmp), "%s.btfinline.XXXXXX", path);
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		return -errno;
+	fchmod(fd, 0644);
+	if (write(fd, data, sz) != (ssize_t)sz || fsync(fd)) {
+		int err = errno ? -errno : -EIO;
+
+		close(fd);
+		unlink(tmp);
+		return err;
+	}
+	close(fd);
+	if (rename(tmp, path)) {
+		int err = -errno;
+
+		unlink(tmp);
+		return err;
+	}
+	return 0;
+}
 
 int cmd_encode(int argc, char **argv)
 {
-	fprintf(stderr, "btfinline encode: not implemented yet\n");
-	return 1;
+	static const struct option lopts[] = {
+		{ "raw", required_argument, NULL, 'r' },
+		{ "in-place", no_argument, NULL, 'i' },
+		{ "base", required_argument, NULL, 'b' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{}
+	};
+	const char *out = NULL, *raw = NULL, *base_path = NULL, *path;
+	bool in_place = false, verbose = false;
+	struct btfi_scan *s = NULL;
+	struct btf *base = NULL;
+	struct btfi_encode_stats st;
+	void *blob = NULL;
+	size_t sz = 0;
+	double t0 = now(), t1, t2;
+	int c, err, rc = 1;
+
+	libbpf_set_print(NULL);	/* failures are reported here, once */
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:vh", lopts, NULL)) != -1) {
+		switch (c) {
+		case 'o': out = optarg; break;
+		case 'r': raw = optarg; break;
+		case 'i': in_place = true; break;
+		case 'b': base_path = optarg; break;
+		case 'v': verbose = true; break;
+		default: return encode_usage();
+		}
+	}
+	if (optind + 1 != argc || (!out && !raw && !in_place))
+		return encode_usage();
+	path = argv[optind];
+	if (out && in_place) {
+		fprintf(stderr, "btfinline: -o and --in-place exclude each other\n");
+		return 2;
+	}
+	if ((out && same_file(out, path)) || (raw && same_file(raw, path))) {
+		fprintf(stderr, "btfinline: %s: output is the input file; use --in-place to modify it\n", path);
+		return 2;
+	}
+	{
+		unsigned char magic[4] = { 0 };
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+		if (fd < 0) {
+			fprintf(stderr, "btfinline: %s: %s\n", path, strerror(errno));
+			return 1;
+		}
+		if (pread(fd, magic, 4, 0) != 4 || memcmp(magic, "\177ELF", 4)) {
+			fprintf(stderr, "btfinline: %s: not an ELF file\n", path);
+			close(fd);
+			return 1;
+		}
+		close(fd);
+	}
+	base = btf__parse(base_path ? base_path : path, NULL);
+	if (!base) {
+		if (base_path)
+			fprintf(stderr, "btfinline: %s: cannot read base BTF: %s\n", base_path, strerror(errno));
+		else
+			fprintf(stderr, "btfinline: %s: no usable .BTF section (%s); run `pahole -J %s` first, or pass --base\n",
+				path, strerror(errno), path);
+		return 1;
+	}
+	err = btfi_scan_open(path, &(struct btfi_scan_opts){ .sz = sizeof(struct btfi_scan_opts) }, &s);
+	if (err)
+		goto out;	/* the scan logged the reason */
+	t1 = now();
+	err = btfi_encode(s, base, &(struct btfi_encode_opts){ .sz = sizeof(struct btfi_encode_opts) },
+			  &blob, &sz, &st);
+	if (err)
+		goto out;
+	t2 = now();
+	if (raw && (err = write_raw(raw, blob, sz))) {
+		fprintf(stderr, "btfinline: %s: cannot write: %s\n", raw, strerror(-err));
+		goto out;
+	}
+	if ((out || in_place) &&
+	    btfi_elf_write_section(path, in_place ? path : out, ".BTF.inline", blob, sz, NULL))
+		goto out;
+	if (verbose)
+		fprintf(stderr, "%s: %u sites (%u skipped: no address/section), FUNCs %u from base + %u added, "
+			"%u LOC_PARAM, %u LOC_PROTO; blob %zu bytes (%.2f bytes/site); scan %.2fs encode %.2fs write %.2fs\n",
+			path, st.nsites, st.nsites_skipped, st.nfuncs_base, st.nfuncs_split,
+			st.nloc_param, st.nloc_proto, sz, st.nsites ? (double)sz / st.nsites : 0.0,
+			t1 - t0, t2 - t1, now() - t2);
+	rc = 0;
+out:
+	free(blob);
+	btfi_scan_free(s);
+	btf__free(base);
+	return rc;
 }

@@ -85,7 +85,8 @@ static double pct(uint64_t a, uint64_t b)
 	return b ? 100.0 * a / b : 0.0;
 }
 
-static void print_json(const char *path, const struct btfi_stats *st)
+static void print_json(const char *path, const struct btfi_stats *st,
+		       const struct btfi_scan *s)
 {
 	int k;
 	bool first = true;
@@ -123,7 +124,9 @@ static void print_json(const char *path, const struct btfi_stats *st)
 		       (unsigned long long)st->unavailable[k]);
 		first = false;
 	}
-	printf("},\"extraction_secs\":%.3f}\n", st->secs);
+	printf("},\"entry_pc\":{\"with_entry_pc\":%u,\"inside\":%u,\"at_range_end\":%u,"
+	       "\"outside\":%u},\"extraction_secs\":%.3f}\n", s->entry_pc.with_entry_pc,
+	       s->entry_pc.inside, s->entry_pc.at_range_end, s->entry_pc.outside, st->secs);
 }
 
 static void row(const char *label, uint64_t n, uint64_t of)
@@ -134,7 +137,8 @@ static void row(const char *label, uint64_t n, uint64_t of)
 		printf("  %-40s %10llu\n", label, (unsigned long long)n);
 }
 
-static void print_table(const char *path, const struct btfi_stats *st)
+static void print_table(const char *path, const struct btfi_stats *st,
+			const struct btfi_scan *s)
 {
 	char buf[96];
 	int k;
@@ -168,6 +172,10 @@ static void print_table(const char *path, const struct btfi_stats *st)
 	row("    their inline instances", st->sites_selectively_inlined, st->inline_instances);
 	row("  fully inlined", st->funcs_fully_inlined, nf);
 	row("    their inline instances", st->sites_fully_inlined, st->inline_instances);
+	row("instances with a DW_AT_entry_pc", s->entry_pc.with_entry_pc, 0);
+	row("  entry_pc inside the ranges", s->entry_pc.inside, s->entry_pc.with_entry_pc);
+	row("  entry_pc at the end of a range", s->entry_pc.at_range_end, s->entry_pc.with_entry_pc);
+	row("  entry_pc elsewhere outside", s->entry_pc.outside, s->entry_pc.with_entry_pc);
 	printf("  %-40s %10.2f s\n", "extraction time", st->secs);
 }
 
@@ -211,9 +219,9 @@ int cmd_stats(int argc, char **argv)
 	if (sites)
 		print_sites(s);
 	else if (json)
-		print_json(path, &st);
+		print_json(path, &st, s);
 	else
-		print_table(path, &st);
+		print_table(path, &st, s);
 	btfi_scan_free(s);
 	return 0;
 }

@@ -70,17 +70,13 @@ static void fmt_target(char *buf, size_t sz, const char *sym, uint64_t off)
 		snprintf(buf, sz, "0x%llx", (unsigned long long)off);
 }
 
-int btfi_kprobe_attach(struct bpf_program *prog, const char *sym, uint64_t off,
-		       const struct btfi_kprobe_opts *opts, struct bpf_link **link)
+int btfi_kprobe_open(const char *sym, uint64_t off, const struct btfi_kprobe_opts *opts)
 {
 	const struct btfi_log *log = opts ? &opts->log : NULL;
 	struct perf_event_attr attr;
-	struct bpf_link *l;
 	char what[160];
 	int type = opts ? opts->pmu_type : 0, pfd, err;
 
-	*link = NULL;
-	fmt_target(what, sizeof(what), sym, off);
 	if (type <= 0) {
 		type = btfi_kprobe_pmu_type(log);
 		if (type < 0)
@@ -105,23 +101,37 @@ int btfi_kprobe_attach(struct bpf_program *prog, const char *sym, uint64_t off,
 	pfd = syscall(__NR_perf_event_open, &attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
 	if (pfd < 0) {
 		err = -errno;
+		fmt_target(what, sizeof(what), sym, off);
 		btfi_err(log, "kprobe at %s: %s", what,
 			 err == -EILSEQ ? "not an instruction boundary" :
 			 err == -ENOENT ? "no such kernel symbol" :
 			 err == -EINVAL ? "invalid address or not probe-able (EINVAL)" :
+			 err == -EMFILE ? "too many open files (raise RLIMIT_NOFILE: 2 per site)" :
 			 strerror(-err));
 		return err;
 	}
-	{
-		LIBBPF_OPTS(bpf_perf_event_opts, popts,
-			.bpf_cookie = opts ? opts->bpf_cookie : 0,
-		);
+	return pfd;
+}
 
-		l = bpf_program__attach_perf_event_opts(prog, pfd, &popts);
-	}
+int btfi_kprobe_attach(struct bpf_program *prog, const char *sym, uint64_t off,
+		       const struct btfi_kprobe_opts *opts, struct bpf_link **link)
+{
+	const struct btfi_log *log = opts ? &opts->log : NULL;
+	LIBBPF_OPTS(bpf_perf_event_opts, popts);
+	struct bpf_link *l;
+	char what[160];
+	int pfd, err;
+
+	*link = NULL;
+	pfd = btfi_kprobe_open(sym, off, opts);
+	if (pfd < 0)
+		return pfd;
+	popts.bpf_cookie = opts ? opts->bpf_cookie : 0;
+	l = bpf_program__attach_perf_event_opts(prog, pfd, &popts);
 	if (!l) {
 		err = -errno;
 		close(pfd);
+		fmt_target(what, sizeof(what), sym, off);
 		btfi_err(log, "kprobe at %s: attach BPF program %s: %s", what,
 			 bpf_program__name(prog), strerror(-err));
 		return err;

@@ -28,6 +28,10 @@ struct btfi_kprobe_opts {
 /* /sys/bus/event_source/devices/kprobe/type, or -errno (logged). */
 int btfi_kprobe_pmu_type(const struct btfi_log *log);
 
+/* Open the kprobe perf event only (no program): returns the perf event fd
+ * or -errno (logged). Same addressing as btfi_kprobe_attach(). */
+int btfi_kprobe_open(const char *sym, uint64_t off, const struct btfi_kprobe_opts *opts);
+
 /* Attach `prog` at `sym`+`off` (sym != NULL; the kernel resolves the first
  * symbol of that name) or at the absolute runtime address `off` (sym ==
  * NULL; rebase for KASLR first, see kallsyms.h). The address must be an

@@ -32,22 +32,51 @@ struct rsec {
 	bool has_addr;
 };
 
+/* A type section indexed by us (the blob's split part, or a mapped base). */
+struct rbtf {
+	const uint8_t *types;	uint32_t type_len;
+	const char *strs;	uint32_t str_len;
+	uint32_t *toff;		/* type i at types + toff[i] */
+	uint8_t *kinds;		/* kind of type i; 0xff: unknown, skipped via layout */
+	uint32_t n;
+};
+
+/* A read-only file region: mmap'ed (pages shared with the page cache, no
+ * copy) or, for files that cannot be mapped (sysfs), read into memory. */
+struct region {
+	const uint8_t *data;	size_t len;
+	void *map;		size_t map_len;
+	void *buf;
+};
+
+/* Sites handed out by func_sites(); valid until btfinline__free(). */
+struct chunk {
+	struct chunk *next;
+	struct btfinline_site s[];
+};
+
 struct btfinline {
 	const char *name;	/* for messages */
 	struct btfi_log log;
-	uint8_t *raw;		size_t raw_sz;
+	struct region blob;
+	const uint8_t *raw;	size_t raw_sz;
+
+	/* Base: a libbpf BTF (given to open_mem, or loaded on demand for
+	 * btfinline__btf()), and/or our own index of a mapped .BTF. */
 	struct btf *base;	bool own_base;
-	struct btf *btf;	/* libbpf view: base + synthesized split */
+	char *base_path;
+	struct region bregion;
+	struct rbtf b;		bool have_rb;
+	struct btf *btf;	bool btf_failed;	/* libbpf view, on demand */
 
-	uint32_t start_id, ntypes;
-	uint32_t *toff;		/* split type i at types + toff[i] */
-	uint8_t *kinds;		/* kind of split type i */
-	const uint8_t *types;	uint32_t type_len;
-	const char *strs;	uint32_t str_len, base_str_len;
+	struct rbtf s;		/* the split part */
+	uint32_t start_id, base_str_len;
 
-	struct btfinline_site *sites;	size_t nsites;
-	uint32_t *by_addr;		/* lazily: site indexes by (secno, offset) */
+	struct btfinline_site *sites;	size_t nsites;	/* all, on demand */
+	uint32_t *by_addr;		/* on demand: site indexes by (secno, offset) */
 	struct rsec *secs;		uint32_t nsecs;
+	uint32_t *locsecs;		uint32_t nlocsecs;	/* split index of each LOCSEC */
+	struct chunk *chunks;
 	struct btfinline_sizes sizes;
 };
 
@@ -83,16 +112,35 @@ static uint32_t rd32(const uint8_t *p)
 	return v;
 }
 
-/* Kind of any id (base or split); -1 when out of range. */
+static const struct btf_type void_type;
+
+/* Any type id (base or split) -> record; NULL when out of range. Works
+ * without libbpf: base ids come from our index of the mapped .BTF. */
+static const struct btf_type *ty(const struct btfinline *bi, uint32_t id)
+{
+	if (id >= bi->start_id) {
+		if (id - bi->start_id >= bi->s.n)
+			return NULL;
+		return (const struct btf_type *)(bi->s.types + bi->s.toff[id - bi->start_id]);
+	}
+	if (!id)
+		return &void_type;
+	if (bi->have_rb)
+		return (const struct btf_type *)(bi->b.types + bi->b.toff[id - 1]);
+	return btf__type_by_id(bi->base, id);
+}
+
 static int kind_of(const struct btfinline *bi, uint32_t id)
 {
 	if (id >= bi->start_id) {
-		if (id - bi->start_id >= bi->ntypes)
+		if (id - bi->start_id >= bi->s.n)
 			return -1;
-		return bi->kinds[id - bi->start_id];
+		return bi->s.kinds[id - bi->start_id];
 	}
-	if (id == 0)
+	if (!id)
 		return BTF_KIND_UNKN;
+	if (bi->have_rb)
+		return bi->b.kinds[id - 1];
 	return btf_kind(btf__type_by_id(bi->base, id));
 }
 
@@ -100,14 +148,25 @@ static bool str_ok(const struct btfinline *bi, uint32_t off)
 {
 	if (off < bi->base_str_len)
 		return true;
-	return off - bi->base_str_len < bi->str_len;
+	return off - bi->base_str_len < bi->s.str_len;
 }
 
+/* String at offset; NULL when out of range. */
 static const char *str_at(const struct btfinline *bi, uint32_t off)
 {
-	if (off < bi->base_str_len)
-		return btf__str_by_offset(bi->base, off);
-	return bi->strs + (off - bi->base_str_len);
+	if (off >= bi->base_str_len)
+		return off - bi->base_str_len < bi->s.str_len ? bi->s.strs + (off - bi->base_str_len) : NULL;
+	if (bi->have_rb)
+		return bi->b.strs + off;
+	return btf__str_by_offset(bi->base, off);
+}
+
+static const char *name_of(const struct btfinline *bi, uint32_t id)
+{
+	const struct btf_type *t = ty(bi, id);
+	const char *n = t ? str_at(bi, t->name_off) : NULL;
+
+	return n ? n : "";
 }
 
 static uint32_t base_strs_len(const struct btf *b)
@@ -126,96 +185,97 @@ static uint32_t base_strs_len(const struct btf *b)
 
 static bool id_ok(const struct btfinline *bi, uint32_t id)
 {
-	return id < bi->start_id + bi->ntypes;
+	return id < bi->start_id + bi->s.n;
 }
 
 /* Parameter count of FUNC `id` via its FUNC_PROTO; -1 if malformed. A trailing
  * vararg slot (name 0, type 0) is not a parameter. */
 static int func_nparams(const struct btfinline *bi, uint32_t id)
 {
-	const struct btf_type *f = btf__type_by_id(bi->btf, id), *p;
+	const struct btf_type *f = ty(bi, id), *p;
 	const struct btf_param *pp;
 	int n;
 
-	if (!f || !btf_is_func(f))
+	if (!f || kind_of(bi, id) != BTF_KIND_FUNC)
 		return -1;
-	p = btf__type_by_id(bi->btf, f->type);
-	if (!p || !btf_is_func_proto(p))
+	p = ty(bi, f->type);
+	if (!p || kind_of(bi, f->type) != BTF_KIND_FUNC_PROTO)
 		return -1;
-	n = btf_vlen(p);
+	n = BTFI_INFO_VLEN(p->info);
 	pp = btf_params(p);
 	if (n && !pp[n - 1].name_off && !pp[n - 1].type)
 		n--;
 	return n;
 }
 
-static int check_hdr(struct btfinline *bi, const uint8_t *d, size_t sz, struct btfi_hdr *h)
+static int check_hdr(struct btfinline *bi, const char *what, const uint8_t *d, size_t sz,
+		     struct btfi_hdr *h)
 {
 	uint64_t meta, lay_end;
 
 	memset(h, 0, sizeof(*h));
 	if (sz < 8)
-		return bad(bi, "truncated header (%zu bytes)", sz);
+		return bad(bi, "%struncated header (%zu bytes)", what, sz);
 	memcpy(h, d, 8);
 	if (h->magic == 0x9FeB)
-		return bad(bi, "big-endian BTF is not supported");
+		return bad(bi, "%sbig-endian BTF is not supported", what);
 	if (h->magic != BTFI_MAGIC)
-		return bad(bi, "bad magic 0x%04x (not BTF)", h->magic);
+		return bad(bi, "%sbad magic 0x%04x (not BTF)", what, h->magic);
 	if (h->version != 1)
-		return bad(bi, "unsupported BTF version %u", h->version);
-	if (h->hdr_len < 24)
-		return bad(bi, "hdr_len %u too small", h->hdr_len);
+		return bad(bi, "%sunsupported BTF version %u", what, h->version);
+	if (h->hdr_len < 24 || h->hdr_len % 4)
+		return bad(bi, "%shdr_len %u too small or not a multiple of 4", what, h->hdr_len);
 	if (h->hdr_len > sz)
-		return bad(bi, "hdr_len %u past the end (%zu bytes)", h->hdr_len, sz);
+		return bad(bi, "%shdr_len %u past the end (%zu bytes)", what, h->hdr_len, sz);
 	memcpy(h, d, h->hdr_len < sizeof(*h) ? h->hdr_len : sizeof(*h));
 	/* A longer header than we know: its extra bytes must be zero. */
 	for (size_t i = sizeof(*h); i < h->hdr_len; i++)
 		if (d[i])
-			return bad(bi, "unknown non-zero header field at byte %zu", i);
+			return bad(bi, "%sunknown non-zero header field at byte %zu", what, i);
 	meta = sz - h->hdr_len;
 	if (h->type_off % 4)
-		return bad(bi, "type section not 4-byte aligned (type_off %u)", h->type_off);
+		return bad(bi, "%stype section not 4-byte aligned (type_off %u)", what, h->type_off);
 	if ((uint64_t)h->type_off + h->type_len > meta)
-		return bad(bi, "type section %u+%u past the end (%llu bytes)", h->type_off,
+		return bad(bi, "%stype section %u+%u past the end (%llu bytes)", what, h->type_off,
 			   h->type_len, (unsigned long long)meta);
 	if ((uint64_t)h->str_off + h->str_len > meta)
-		return bad(bi, "string section %u+%u past the end (%llu bytes)", h->str_off,
+		return bad(bi, "%sstring section %u+%u past the end (%llu bytes)", what, h->str_off,
 			   h->str_len, (unsigned long long)meta);
 	if ((uint64_t)h->type_off + h->type_len > h->str_off)
-		return bad(bi, "type section %u+%u overlaps strings at %u", h->type_off,
+		return bad(bi, "%stype section %u+%u overlaps strings at %u", what, h->type_off,
 			   h->type_len, h->str_off);
 	if (h->str_len && d[h->hdr_len + h->str_off + h->str_len - 1])
-		return bad(bi, "string section not NUL-terminated");
+		return bad(bi, "%sstring section not NUL-terminated", what);
 	if (h->layout_len) {
 		lay_end = (uint64_t)h->layout_off + h->layout_len;
 		if (h->layout_off % 4 || h->layout_len % 4)
-			return bad(bi, "layout section %u+%u not 4-byte aligned", h->layout_off,
-				   h->layout_len);
+			return bad(bi, "%slayout section %u+%u not 4-byte aligned", what,
+				   h->layout_off, h->layout_len);
 		if (lay_end > meta)
-			return bad(bi, "layout section %u+%u past the end", h->layout_off,
+			return bad(bi, "%slayout section %u+%u past the end", what, h->layout_off,
 				   h->layout_len);
-		if ((uint64_t)h->str_off + h->str_len > h->layout_off &&
-		    lay_end > h->type_off)
-			return bad(bi, "layout section %u+%u overlaps types or strings",
+		if ((uint64_t)h->str_off + h->str_len > h->layout_off && lay_end > h->type_off)
+			return bad(bi, "%slayout section %u+%u overlaps types or strings", what,
 				   h->layout_off, h->layout_len);
 	}
 	return 0;
 }
 
-/* Walk the type section: offsets and kinds of every record. */
-static int walk_types(struct btfinline *bi, const struct btfi_hdr *h, const uint8_t *lay,
-		      uint32_t nlay)
+/* Walk a type section: offsets and kinds of every record. first_id names
+ * records in messages; max_kind: kinds a base may hold (19) or 22. */
+static int walk_types(struct btfinline *bi, const char *what, struct rbtf *r, uint32_t first_id,
+		      const uint8_t *lay, uint32_t nlay)
 {
-	const uint8_t *t = bi->types;
+	const uint8_t *t = r->types;
 	uint32_t off = 0, n = 0, cap = 0;
 
-	while (off < h->type_len) {
+	while (off < r->type_len) {
 		uint32_t info, kind, vlen;
 		uint64_t rsz;
 
-		if (h->type_len - off < 12)
-			return bad(bi, "type [%u] at offset %u: truncated record",
-				   bi->start_id + n, off);
+		if (r->type_len - off < 12)
+			return bad(bi, "%stype [%u] at offset %u: truncated record", what,
+				   first_id + n, off);
 		info = rd32(t + off + 4);
 		kind = BTFI_INFO_KIND(info);
 		vlen = BTFI_INFO_VLEN(info);
@@ -224,45 +284,44 @@ static int walk_types(struct btfinline *bi, const struct btfi_hdr *h, const uint
 
 			if (kind <= BTFI_KIND_MAX_KNOWN &&
 			    (l[0] != btfi_layouts[kind].info_sz || l[1] != btfi_layouts[kind].elem_sz))
-				return bad(bi, "layout for kind %u (%s) is {%u,%u}, expected {%u,%u}",
-					   kind, kname(kind), l[0], l[1], btfi_layouts[kind].info_sz,
-					   btfi_layouts[kind].elem_sz);
+				return bad(bi, "%slayout for kind %u (%s) is {%u,%u}, expected {%u,%u}",
+					   what, kind, kname(kind), l[0], l[1],
+					   btfi_layouts[kind].info_sz, btfi_layouts[kind].elem_sz);
 			rsz = 12 + l[0] + (uint64_t)vlen * l[1];
 		} else if (kind <= BTFI_KIND_MAX_KNOWN) {
 			rsz = 12 + btfi_layouts[kind].info_sz + (uint64_t)vlen * btfi_layouts[kind].elem_sz;
 		} else {
-			return bad(bi, "type [%u]: unknown kind %u without layout", bi->start_id + n,
-				   kind);
+			return bad(bi, "%stype [%u]: unknown kind %u without layout", what,
+				   first_id + n, kind);
 		}
 		if (rsz % 4)
-			return bad(bi, "type [%u]: kind %u record size %llu not a multiple of 4",
-				   bi->start_id + n, kind, (unsigned long long)rsz);
-		if (rsz > h->type_len - off)
-			return bad(bi, "type [%u] %s: vlen %u runs past the type section",
-				   bi->start_id + n, kname(kind), vlen);
+			return bad(bi, "%stype [%u]: kind %u record size %llu not a multiple of 4",
+				   what, first_id + n, kind, (unsigned long long)rsz);
+		if (rsz > r->type_len - off)
+			return bad(bi, "%stype [%u] %s: vlen %u runs past the type section", what,
+				   first_id + n, kname(kind), vlen);
 		if (n == cap) {
 			uint32_t ncap = cap ? cap * 2 : 1024, *to;
 			uint8_t *k;
 
-			to = realloc(bi->toff, ncap * sizeof(*to));
+			to = realloc(r->toff, ncap * sizeof(*to));
 			if (to)
-				bi->toff = to;
-			k = realloc(bi->kinds, ncap);
+				r->toff = to;
+			k = realloc(r->kinds, ncap);
 			if (k)
-				bi->kinds = k;
+				r->kinds = k;
 			if (!to || !k)
 				return -ENOMEM;
 			cap = ncap;
 		}
-		if ((uint64_t)bi->start_id + n >= 0x7fffffff)
-			return bad(bi, "too many types");
-		bi->toff[n] = off;
-		/* Unknown kinds (skipped via layout) are stored as 0xff. */
-		bi->kinds[n] = kind <= BTFI_KIND_MAX_KNOWN ? kind : 0xff;
+		if ((uint64_t)first_id + n >= 0x7fffffff)
+			return bad(bi, "%stoo many types", what);
+		r->toff[n] = off;
+		r->kinds[n] = kind <= BTFI_KIND_MAX_KNOWN ? kind : 0xff;
 		off += rsz;
 		n++;
 	}
-	bi->ntypes = n;
+	r->n = n;
 	return 0;
 }
 
@@ -343,6 +402,11 @@ static bool loc_form_ok(uint32_t flags, uint32_t vlen)
 	}
 }
 
+static uint32_t vlen_of(const struct btfinline *bi, uint32_t id)
+{
+	return BTFI_INFO_VLEN(ty(bi, id)->info);
+}
+
 static int check_new(struct btfinline *bi, uint32_t id, const uint8_t *p)
 {
 	uint32_t name_off = rd32(p), info = rd32(p + 4);
@@ -368,32 +432,36 @@ static int check_new(struct btfinline *bi, uint32_t id, const uint8_t *p)
 	} else if (kind == BTFI_KIND_LOCSEC) {
 		const char *nm = str_at(bi, name_off);
 		uint32_t pfunc = 0, poff = 0;
+		int np = -1;
 
 		if (strncmp(nm, "inline", 6) || !nm[6])
 			return bad(bi, "type [%u] LOCSEC: name '%.64s' is not \"inline<section>\"%s", id,
 				   nm, name_off < bi->base_str_len ? " (base mismatch?)" : "");
 		for (uint32_t i = 0; i < vlen; i++, e += 12) {
 			uint32_t func = rd32(e), proto = rd32(e + 4), off = rd32(e + 8);
-			int np, fk = kind_of(bi, func);
 
-			if (fk != BTF_KIND_FUNC) {
-				if (func < bi->start_id && fk >= 0)
-					return bad(bi, "type [%u] LOCSEC %s: site %u: base type %u is %s, not a FUNC (base mismatch?)",
-						   id, nm, i, func, kname(fk));
-				return bad(bi, "type [%u] LOCSEC %s: site %u: type %u is not a FUNC", id,
-					   nm, i, func);
+			if (i && (func < pfunc || (func == pfunc && off < poff)))
+				return bad(bi, "type [%u] LOCSEC %s: site %u out of (func, offset) order",
+					   id, nm, i);
+			/* Sorted by func: check each function once. */
+			if (!i || func != pfunc) {
+				int fk = kind_of(bi, func);
+
+				if (fk != BTF_KIND_FUNC) {
+					if (func < bi->start_id && fk >= 0)
+						return bad(bi, "type [%u] LOCSEC %s: site %u: base type %u is %s, not a FUNC (base mismatch?)",
+							   id, nm, i, func, kname(fk));
+					return bad(bi, "type [%u] LOCSEC %s: site %u: type %u is not a FUNC",
+						   id, nm, i, func);
+				}
+				np = func_nparams(bi, func);
 			}
 			if (kind_of(bi, proto) != BTFI_KIND_LOC_PROTO)
 				return bad(bi, "type [%u] LOCSEC %s: site %u: type %u is not a LOC_PROTO",
 					   id, nm, i, proto);
-			if (i && (func < pfunc || (func == pfunc && off < poff)))
-				return bad(bi, "type [%u] LOCSEC %s: site %u out of (func, offset) order",
-					   id, nm, i);
-			np = func_nparams(bi, func);
-			if (np < 0 || (uint32_t)np != BTFI_INFO_VLEN(rd32(bi->types + bi->toff[proto - bi->start_id] + 4)))
+			if (np < 0 || (uint32_t)np != vlen_of(bi, proto))
 				return bad(bi, "type [%u] LOCSEC %s: site %u: FUNC %u has %d params, LOC_PROTO %u has %u%s",
-					   id, nm, i, func, np, proto,
-					   BTFI_INFO_VLEN(rd32(bi->types + bi->toff[proto - bi->start_id] + 4)),
+					   id, nm, i, func, np, proto, vlen_of(bi, proto),
 					   func < bi->start_id ? " (base mismatch?)" : "");
 			pfunc = func;
 			poff = off;
@@ -402,9 +470,9 @@ static int check_new(struct btfinline *bi, uint32_t id, const uint8_t *p)
 	return 0;
 }
 
-static uint32_t rec_len(const struct btfinline *bi, uint32_t i)
+static uint32_t rec_len(const struct rbtf *r, uint32_t i)
 {
-	return (i + 1 < bi->ntypes ? bi->toff[i + 1] : bi->type_len) - bi->toff[i];
+	return (i + 1 < r->n ? r->toff[i + 1] : r->type_len) - r->toff[i];
 }
 
 /* Debian's libbpf 1.1 declares btf__new_split() but does not export it:
@@ -435,20 +503,21 @@ static int new_split(struct btfinline *bi, const void *data, size_t sz)
 static int synthesize(struct btfinline *bi)
 {
 	struct btf_header h = { .magic = BTF_MAGIC, .version = 1, .hdr_len = sizeof(h) };
+	const struct rbtf *r = &bi->s;
 	uint64_t tlen = 0;
 	uint8_t *buf, *p;
 	int err;
 
-	for (uint32_t i = 0; i < bi->ntypes; i++)
-		tlen += bi->kinds[i] <= BTF_KIND_ENUM64 ? rec_len(bi, i) : 12;
-	buf = malloc(sizeof(h) + tlen + bi->str_len);
+	for (uint32_t i = 0; i < r->n; i++)
+		tlen += r->kinds[i] <= BTF_KIND_ENUM64 ? rec_len(r, i) : 12;
+	buf = malloc(sizeof(h) + tlen + r->str_len);
 	if (!buf)
 		return -ENOMEM;
 	p = buf + sizeof(h);
-	for (uint32_t i = 0; i < bi->ntypes; i++) {
-		if (bi->kinds[i] <= BTF_KIND_ENUM64) {
-			memcpy(p, bi->types + bi->toff[i], rec_len(bi, i));
-			p += rec_len(bi, i);
+	for (uint32_t i = 0; i < r->n; i++) {
+		if (r->kinds[i] <= BTF_KIND_ENUM64) {
+			memcpy(p, r->types + r->toff[i], rec_len(r, i));
+			p += rec_len(r, i);
 		} else {
 			uint32_t ph[3] = { 0, BTF_KIND_CONST << 24, 0 };
 
@@ -458,73 +527,50 @@ static int synthesize(struct btfinline *bi)
 	}
 	h.type_len = tlen;
 	h.str_off = tlen;
-	h.str_len = bi->str_len;
+	h.str_len = r->str_len;
 	memcpy(buf, &h, sizeof(h));
-	memcpy(p, bi->strs, bi->str_len);
-	err = new_split(bi, buf, sizeof(h) + tlen + bi->str_len);
+	memcpy(p, r->strs, r->str_len);
+	err = new_split(bi, buf, sizeof(h) + tlen + r->str_len);
 	free(buf);
 	return err;
 }
 
-/* Sort key helpers: rank of each FUNC id by (name, id). */
+/* ---- the full site list (sorted by name), built on first use ---- */
+
 static const struct btfinline *sort_bi;
-
-static const char *func_name(const struct btfinline *bi, uint32_t id)
-{
-	const struct btf_type *t = btf__type_by_id(bi->btf, id);
-
-	return t ? btf__name_by_offset(bi->btf, t->name_off) : "";
-}
 
 static int cmp_func_ids(const void *a, const void *b)
 {
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	int c = strcmp(func_name(sort_bi, x), func_name(sort_bi, y));
+	int c = strcmp(name_of(sort_bi, x), name_of(sort_bi, y));
 
 	return c ? c : (x > y) - (x < y);
 }
 
+static uint32_t locsec_secno(const struct btfinline *bi, const uint8_t *t)
+{
+	const char *nm = str_at(bi, rd32(t)) + 6;
+
+	for (uint32_t s = 0; s < bi->nsecs; s++)
+		if (!strcmp(bi->secs[s].name, nm))
+			return s;
+	return 0;
+}
+
 static int build_sites(struct btfinline *bi)
 {
-	uint32_t nids = bi->start_id + bi->ntypes, *rank = NULL, *funcs = NULL, nfuncs = 0;
-	size_t *cnt = NULL, n = 0;
+	uint32_t nids = bi->start_id + bi->s.n, *rank = NULL, *funcs = NULL, nfuncs = 0;
+	size_t *cnt = NULL, n = bi->sizes.nsites;
 	int err = -ENOMEM;
 
-	/* Sections and the total site count. */
-	for (uint32_t i = 0; i < bi->ntypes; i++) {
-		const uint8_t *t = bi->types + bi->toff[i];
-		uint32_t nm, s;
-
-		if (bi->kinds[i] != BTFI_KIND_LOCSEC)
-			continue;
-		n += BTFI_INFO_VLEN(rd32(t + 4));
-		nm = rd32(t);
-		for (s = 0; s < bi->nsecs; s++)
-			if (!strcmp(bi->secs[s].name, str_at(bi, nm) + 6))
-				break;
-		if (s == bi->nsecs) {
-			struct rsec *ns;
-
-			if (bi->nsecs == MAX_SECS)
-				return bad(bi, "more than %d LOCSEC sections", MAX_SECS);
-			ns = realloc(bi->secs, (bi->nsecs + 1) * sizeof(*ns));
-			if (!ns)
-				return -ENOMEM;
-			bi->secs = ns;
-			bi->secs[bi->nsecs++] = (struct rsec){ .name_off = nm, .name = str_at(bi, nm) + 6 };
-		}
-	}
-	bi->nsites = n;
 	bi->sites = malloc((n ? n : 1) * sizeof(*bi->sites));
 	rank = calloc(nids, sizeof(*rank));
 	if (!bi->sites || !rank)
 		goto out;
 	/* Distinct functions, sorted by name: their rank orders the sites. */
-	for (uint32_t i = 0; i < bi->ntypes; i++) {
-		const uint8_t *t = bi->types + bi->toff[i];
+	for (uint32_t l = 0; l < bi->nlocsecs; l++) {
+		const uint8_t *t = bi->s.types + bi->s.toff[bi->locsecs[l]];
 
-		if (bi->kinds[i] != BTFI_KIND_LOCSEC)
-			continue;
 		for (uint32_t k = 0, v = BTFI_INFO_VLEN(rd32(t + 4)); k < v; k++) {
 			uint32_t f = rd32(t + 12 + 12 * k);
 
@@ -542,27 +588,24 @@ static int build_sites(struct btfinline *bi)
 	for (uint32_t id = 0; id < nids; id++)
 		if (rank[id])
 			funcs[nfuncs++] = id;
-	sort_bi = bi;	/* qsort has no context argument; single-threaded open */
+	sort_bi = bi;	/* qsort has no context argument; callers are single-threaded */
 	qsort(funcs, nfuncs, sizeof(*funcs), cmp_func_ids);
 	for (uint32_t r = 0; r < nfuncs; r++)
 		rank[funcs[r]] = r;
 	/* Counting sort by rank; LOCSEC order keeps (secno, offset) within a func. */
-	for (uint32_t i = 0; i < bi->ntypes; i++) {
-		const uint8_t *t = bi->types + bi->toff[i];
+	for (uint32_t l = 0; l < bi->nlocsecs; l++) {
+		const uint8_t *t = bi->s.types + bi->s.toff[bi->locsecs[l]];
 
-		if (bi->kinds[i] != BTFI_KIND_LOCSEC)
-			continue;
 		for (uint32_t k = 0, v = BTFI_INFO_VLEN(rd32(t + 4)); k < v; k++)
 			cnt[rank[rd32(t + 12 + 12 * k)] + 1]++;
 	}
 	for (uint32_t r = 0; r < nfuncs; r++)
 		cnt[r + 1] += cnt[r];
-	for (uint32_t s = 0; s < bi->nsecs; s++) {
-		for (uint32_t i = 0; i < bi->ntypes; i++) {
-			const uint8_t *t = bi->types + bi->toff[i];
+	for (uint32_t sno = 0; sno < bi->nsecs; sno++) {
+		for (uint32_t l = 0; l < bi->nlocsecs; l++) {
+			const uint8_t *t = bi->s.types + bi->s.toff[bi->locsecs[l]];
 
-			if (bi->kinds[i] != BTFI_KIND_LOCSEC ||
-			    strcmp(str_at(bi, rd32(t)) + 6, bi->secs[s].name))
+			if (locsec_secno(bi, t) != sno)
 				continue;
 			for (uint32_t k = 0, v = BTFI_INFO_VLEN(rd32(t + 4)); k < v; k++) {
 				const uint8_t *e = t + 12 + 12 * k;
@@ -570,13 +613,18 @@ static int build_sites(struct btfinline *bi)
 
 				bi->sites[cnt[rank[f]]++] = (struct btfinline_site){
 					.func_id = f, .loc_proto_id = rd32(e + 4),
-					.offset = rd32(e + 8), .secno = s,
+					.offset = rd32(e + 8), .secno = sno,
 				};
 			}
 		}
 	}
+	bi->nsites = n;
 	err = 0;
 out:
+	if (err) {
+		free(bi->sites);
+		bi->sites = NULL;
+	}
 	free(rank);
 	free(funcs);
 	free(cnt);
@@ -587,14 +635,15 @@ static void account(struct btfinline *bi, const struct btfi_hdr *h)
 {
 	struct btfinline_sizes *z = &bi->sizes;
 
+	z->total = bi->raw_sz;
 	z->hdr = h->hdr_len;
 	z->layout = h->layout_len;
 	z->strs = h->str_len;
-	for (uint32_t i = 0; i < bi->ntypes; i++) {
-		uint32_t len = rec_len(bi, i);
-		uint32_t vlen = BTFI_INFO_VLEN(rd32(bi->types + bi->toff[i] + 4));
+	for (uint32_t i = 0; i < bi->s.n; i++) {
+		uint32_t len = rec_len(&bi->s, i);
+		uint32_t vlen = BTFI_INFO_VLEN(rd32(bi->s.types + bi->s.toff[i] + 4));
 
-		switch (bi->kinds[i]) {
+		switch (bi->s.kinds[i]) {
 		case BTFI_KIND_LOCSEC:
 			z->locsec += len; z->nlocsec++; z->nsites += vlen; break;
 		case BTFI_KIND_LOC_PARAM:
@@ -612,6 +661,43 @@ static void account(struct btfinline *bi, const struct btfi_hdr *h)
 	}
 }
 
+/* LOCSEC records and the distinct section names. */
+static int index_locsecs(struct btfinline *bi)
+{
+	for (uint32_t i = 0; i < bi->s.n; i++) {
+		const uint8_t *t = bi->s.types + bi->s.toff[i];
+		const char *nm;
+		uint32_t s;
+
+		if (bi->s.kinds[i] != BTFI_KIND_LOCSEC)
+			continue;
+		if (!(bi->nlocsecs & (bi->nlocsecs + 1)) || !bi->locsecs) {
+			uint32_t *nl = realloc(bi->locsecs, (bi->nlocsecs * 2 + 2) * sizeof(*nl));
+
+			if (!nl)
+				return -ENOMEM;
+			bi->locsecs = nl;
+		}
+		bi->locsecs[bi->nlocsecs++] = i;
+		nm = str_at(bi, rd32(t)) + 6;
+		for (s = 0; s < bi->nsecs; s++)
+			if (!strcmp(bi->secs[s].name, nm))
+				break;
+		if (s == bi->nsecs) {
+			struct rsec *ns;
+
+			if (bi->nsecs == MAX_SECS)
+				return bad(bi, "more than %d LOCSEC sections", MAX_SECS);
+			ns = realloc(bi->secs, (bi->nsecs + 1) * sizeof(*ns));
+			if (!ns)
+				return -ENOMEM;
+			bi->secs = ns;
+			bi->secs[bi->nsecs++] = (struct rsec){ .name_off = rd32(t), .name = nm };
+		}
+	}
+	return 0;
+}
+
 static int parse(struct btfinline *bi)
 {
 	const uint8_t *d = bi->raw, *lay = NULL;
@@ -619,47 +705,30 @@ static int parse(struct btfinline *bi)
 	uint32_t nlay = 0;
 	int err;
 
-	err = check_hdr(bi, d, bi->raw_sz, &h);
+	err = check_hdr(bi, "", d, bi->raw_sz, &h);
 	if (err)
 		return err;
-	bi->start_id = btf__type_cnt(bi->base);
-	bi->base_str_len = base_strs_len(bi->base);
-	bi->types = d + h.hdr_len + h.type_off;
-	bi->strs = (const char *)d + h.hdr_len + h.str_off;
-	bi->str_len = h.str_len;
-	bi->type_len = h.type_len;
+	bi->s.types = d + h.hdr_len + h.type_off;
+	bi->s.type_len = h.type_len;
+	bi->s.strs = (const char *)d + h.hdr_len + h.str_off;
+	bi->s.str_len = h.str_len;
 	if (h.layout_len) {
 		lay = d + h.hdr_len + h.layout_off;
 		nlay = h.layout_len / 4;
 	}
-	err = walk_types(bi, &h, lay, nlay);
+	err = walk_types(bi, "", &bi->s, bi->start_id, lay, nlay);
 	if (err)
 		return err;
-	/* Base FUNC/FUNC_PROTO lookups need bi->btf: synthesize after the
-	 * standard kinds are checked, then check the new kinds. */
-	for (uint32_t i = 0; i < bi->ntypes; i++)
-		if (bi->kinds[i] <= BTF_KIND_ENUM64 &&
-		    (err = check_std(bi, bi->start_id + i, bi->types + bi->toff[i])))
+	for (uint32_t i = 0; i < bi->s.n; i++)
+		if (bi->s.kinds[i] <= BTF_KIND_ENUM64 &&
+		    (err = check_std(bi, bi->start_id + i, bi->s.types + bi->s.toff[i])))
 			return err;
-	err = synthesize(bi);
-	if (err)
-		return err;
-	bi->sizes.total = bi->raw_sz;
-	for (uint32_t i = 0; i < bi->ntypes; i++)
-		if (bi->kinds[i] > BTF_KIND_ENUM64 && bi->kinds[i] != 0xff &&
-		    (err = check_new(bi, bi->start_id + i, bi->types + bi->toff[i])))
+	for (uint32_t i = 0; i < bi->s.n; i++)
+		if (bi->s.kinds[i] > BTF_KIND_ENUM64 && bi->s.kinds[i] != 0xff &&
+		    (err = check_new(bi, bi->start_id + i, bi->s.types + bi->s.toff[i])))
 			return err;
 	account(bi, &h);
-	return build_sites(bi);
-}
-
-static int open_common(struct btfinline *bi)
-{
-	int err = parse(bi);
-
-	if (err)
-		return err;
-	return 0;
+	return index_locsecs(bi);
 }
 
 int btfinline__open_mem(const void *data, size_t size, struct btf *base,
@@ -669,27 +738,29 @@ int btfinline__open_mem(const void *data, size_t size, struct btf *base,
 	int err;
 
 	*out = NULL;
+	if (!base) {
+		btfi_err(log, "no base BTF");
+		return -EINVAL;
+	}
 	bi = calloc(1, sizeof(*bi));
 	if (!bi)
 		return -ENOMEM;
 	bi->name = "(memory)";
 	if (log)
 		bi->log = *log;
-	if (!base) {
-		btfinline__free(bi);
-		btfi_err(log, "no base BTF");
-		return -EINVAL;
-	}
 	bi->base = base;
-	/* Copy so that every later access sees validated, aligned bytes. */
-	bi->raw = malloc(size ? size : 1);
-	if (!bi->raw) {
+	bi->start_id = btf__type_cnt(base);
+	bi->base_str_len = base_strs_len(base);
+	/* A private, aligned copy: later accesses see the validated bytes. */
+	bi->blob.buf = malloc(size ? size : 1);
+	if (!bi->blob.buf) {
 		btfinline__free(bi);
 		return -ENOMEM;
 	}
-	memcpy(bi->raw, data, size);
+	memcpy(bi->blob.buf, data, size);
+	bi->raw = bi->blob.buf;
 	bi->raw_sz = size;
-	err = open_common(bi);
+	err = parse(bi);
 	if (err) {
 		btfinline__free(bi);
 		return err;
@@ -699,27 +770,90 @@ int btfinline__open_mem(const void *data, size_t size, struct btf *base,
 	return 0;
 }
 
+/* Map [off, off+len) of fd read-only; len 0: the whole file. Falls back to
+ * reading (sysfs files cannot always be mapped and report no size). */
+static int map_region(int fd, uint64_t off, uint64_t len, struct region *r)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	uint64_t a = off & ~(uint64_t)(pg - 1);
+	struct stat st;
+
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode)) {
+		if (!len)
+			len = st.st_size - off;
+		if (off + len > (uint64_t)st.st_size)
+			return -EINVAL;
+		r->map_len = off - a + len;
+		r->map = mmap(NULL, r->map_len ? r->map_len : 1, PROT_READ, MAP_PRIVATE, fd, a);
+		if (r->map != MAP_FAILED) {
+			/* Not 4-byte aligned (an odd section offset): use a copy. */
+			if (!((off - a) % 4)) {
+				r->data = (const uint8_t *)r->map + (off - a);
+				r->len = len;
+				return 0;
+			}
+			munmap(r->map, r->map_len);
+		}
+		r->map = NULL;
+	}
+	{
+		size_t cap = len ? len : 1 << 20, n = 0;
+		ssize_t got;
+
+		r->buf = malloc(cap ? cap : 1);
+		while (r->buf && (got = pread(fd, (uint8_t *)r->buf + n, cap - n, off + n)) > 0) {
+			n += got;
+			if (n == cap) {
+				void *nb;
+
+				if (len)
+					break;
+				nb = realloc(r->buf, cap *= 2);
+				if (!nb)
+					return -ENOMEM;
+				r->buf = nb;
+			}
+		}
+		if (!r->buf)
+			return -ENOMEM;
+		if (len && n != len)
+			return -EIO;
+		r->data = r->buf;
+		r->len = n;
+	}
+	return 0;
+}
+
+static void unmap_region(struct region *r)
+{
+	if (r->map)
+		munmap(r->map, r->map_len);
+	free(r->buf);
+	memset(r, 0, sizeof(*r));
+}
+
 struct elf_sec {
 	char name[64];
 	uint64_t addr;
 };
 
-/* Reads section `want` of ELF fd into a malloc'ed buffer (pread: no full
- * mapping), and lists allocated sections' addresses. */
-static int read_elf(struct btfinline *bi, int fd, const char *want, struct elf_sec **secs,
-		    uint32_t *nsecs)
+/* Offset and size of section `want` (0 size: absent), and the allocated
+ * sections' addresses (secs may be NULL). Only headers are read. */
+static int elf_find(struct btfinline *bi, int fd, const char *path, const char *want,
+		    uint64_t *off, uint64_t *size, struct elf_sec **secs, uint32_t *nsecs)
 {
 	Elf *elf;
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;
-	int err = -ENOENT;
 
+	*off = *size = 0;
 	elf_version(EV_CURRENT);
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!elf || elf_kind(elf) != ELF_K_ELF || elf_getshdrstrndx(elf, &shstrndx)) {
 		if (elf)
 			elf_end(elf);
-		return bad(bi, "not a readable ELF file");
+		btfi_err(&bi->log, "%s: not a readable ELF file", path);
+		return -EINVAL;
 	}
 	while ((scn = elf_nextscn(elf, scn))) {
 		GElf_Shdr sh;
@@ -727,7 +861,7 @@ static int read_elf(struct btfinline *bi, int fd, const char *want, struct elf_s
 
 		if (!gelf_getshdr(scn, &sh) || !(nm = elf_strptr(elf, shstrndx, sh.sh_name)))
 			continue;
-		if ((sh.sh_flags & SHF_ALLOC) && strlen(nm) < 64) {
+		if (secs && (sh.sh_flags & SHF_ALLOC) && strlen(nm) < 64) {
 			struct elf_sec *ns = realloc(*secs, (*nsecs + 1) * sizeof(*ns));
 
 			if (ns) {
@@ -736,61 +870,74 @@ static int read_elf(struct btfinline *bi, int fd, const char *want, struct elf_s
 				ns[(*nsecs)++].addr = sh.sh_addr;
 			}
 		}
-		if (strcmp(nm, want) || err != -ENOENT)
-			continue;
-		if (sh.sh_type == SHT_NOBITS || sh.sh_size > (1ull << 32)) {
-			err = bad(bi, "section %s has no usable data", want);
-			continue;
+		if (!strcmp(nm, want) && sh.sh_type != SHT_NOBITS && !*size) {
+			*off = sh.sh_offset;
+			*size = sh.sh_size;
 		}
-		bi->raw = malloc(sh.sh_size ? sh.sh_size : 1);
-		if (!bi->raw) {
-			err = -ENOMEM;
-			continue;
-		}
-		bi->raw_sz = sh.sh_size;
-		if (pread(fd, bi->raw, sh.sh_size, sh.sh_offset) != (ssize_t)sh.sh_size)
-			err = bad(bi, "cannot read section %s", want);
-		else
-			err = 0;
 	}
 	elf_end(elf);
-	if (err == -ENOENT)
-		btfi_err(&bi->log, "%s: no %s section (run `btfinline encode` first)", bi->name, want);
-	return err;
+	return 0;
 }
 
-static int read_file(struct btfinline *bi, int fd)
+static bool is_elf(int fd)
 {
-	struct stat st;
+	unsigned char m[4] = { 0 };
 
-	if (fstat(fd, &st))
-		return -errno;
-	if (!S_ISREG(st.st_mode)) {
-		/* sysfs files report size 4096 or 0: read until EOF. */
-		size_t cap = 1 << 20, n = 0;
-		ssize_t r;
+	return pread(fd, m, 4, 0) == 4 && !memcmp(m, ELFMAG, SELFMAG);
+}
 
-		bi->raw = malloc(cap);
-		while (bi->raw && (r = read(fd, bi->raw + n, cap - n)) > 0) {
-			n += r;
-			if (n == cap) {
-				uint8_t *nb = realloc(bi->raw, cap *= 2);
+/* Base BTF of a file we open: mapped and indexed by us (fast; libbpf only
+ * when btfinline__btf() is asked for). */
+static int open_base(struct btfinline *bi, const char *path)
+{
+	struct btfi_hdr h;
+	uint64_t off = 0, size = 0;
+	int fd, err;
 
-				if (!nb)
-					return -ENOMEM;
-				bi->raw = nb;
-			}
-		}
-		bi->raw_sz = n;
-		return bi->raw ? 0 : -ENOMEM;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		err = -errno;
+		btfi_err(&bi->log, "%s: cannot open base BTF %s: %s", bi->name, path, strerror(-err));
+		return err;
 	}
-	bi->raw = malloc(st.st_size ? st.st_size : 1);
-	if (!bi->raw)
-		return -ENOMEM;
-	bi->raw_sz = st.st_size;
-	if (pread(fd, bi->raw, st.st_size, 0) != st.st_size)
-		return bad(bi, "short read");
-	return 0;
+	if (is_elf(fd)) {
+		err = elf_find(bi, fd, path, ".BTF", &off, &size, NULL, NULL);
+		if (!err && !size) {
+			btfi_err(&bi->log, "%s: %s has no .BTF section (run `pahole -J` first)", bi->name, path);
+			err = -ENOENT;
+		}
+	} else {
+		err = 0;
+	}
+	if (!err && (err = map_region(fd, off, size, &bi->bregion)))
+		btfi_err(&bi->log, "%s: cannot read base BTF %s: %s", bi->name, path, strerror(-err));
+	close(fd);
+	if (err)
+		return err;
+	err = check_hdr(bi, "base BTF: ", bi->bregion.data, bi->bregion.len, &h);
+	if (err)
+		return err;
+	if (h.layout_len) {
+		/* A base in the new format: let libbpf decide later; we need 24-byte ones. */
+		return bad(bi, "base BTF: header with a layout section is not supported");
+	}
+	bi->b.types = bi->bregion.data + h.hdr_len + h.type_off;
+	bi->b.type_len = h.type_len;
+	bi->b.strs = (const char *)bi->bregion.data + h.hdr_len + h.str_off;
+	bi->b.str_len = h.str_len;
+	err = walk_types(bi, "base BTF: ", &bi->b, 1, NULL, 0);
+	if (err)
+		return err;
+	for (uint32_t i = 0; i < bi->b.n; i++)
+		if (bi->b.kinds[i] > BTF_KIND_ENUM64)
+			return bad(bi, "base BTF: type [%u] has kind %u", i + 1, bi->b.kinds[i]);
+	if (h.str_len && bi->b.strs[0])
+		return bad(bi, "base BTF: string section does not start with \"\"");
+	bi->have_rb = true;
+	bi->start_id = bi->b.n + 1;
+	bi->base_str_len = h.str_len;
+	bi->base_path = strdup(path);
+	return bi->base_path ? 0 : -ENOMEM;
 }
 
 int btfinline__open(const char *path, const struct btfinline_open_opts *opts,
@@ -800,8 +947,8 @@ int btfinline__open(const char *path, const struct btfinline_open_opts *opts,
 	struct elf_sec *esecs = NULL;
 	uint32_t nesecs = 0;
 	const char *base_path = NULL;
-	unsigned char magic[4] = { 0 };
-	bool is_elf;
+	uint64_t off = 0, size = 0;
+	bool elf;
 	int fd, err;
 
 	*out = NULL;
@@ -819,23 +966,29 @@ int btfinline__open(const char *path, const struct btfinline_open_opts *opts,
 		btfi_err(&bi->log, "%s: %s", path, strerror(-err));
 		goto err;
 	}
-	is_elf = pread(fd, magic, 4, 0) == 4 && !memcmp(magic, ELFMAG, SELFMAG);
-	err = is_elf ? read_elf(bi, fd, ".BTF.inline", &esecs, &nesecs) : read_file(bi, fd);
+	elf = is_elf(fd);
+	if (elf) {
+		err = elf_find(bi, fd, path, ".BTF.inline", &off, &size, &esecs, &nesecs);
+		if (!err && !size) {
+			btfi_err(&bi->log, "%s: no .BTF.inline section (run `btfinline encode` first)", path);
+			err = -ENOENT;
+		}
+	} else {
+		err = 0;
+	}
+	if (!err && (err = map_region(fd, off, size, &bi->blob)))
+		btfi_err(&bi->log, "%s: cannot read: %s", path, strerror(-err));
 	close(fd);
 	if (err)
 		goto err;
+	bi->raw = bi->blob.data;
+	bi->raw_sz = bi->blob.len;
 	if (!base_path)
-		base_path = is_elf ? path : "/sys/kernel/btf/vmlinux";
-	bi->base = btf__parse(base_path, NULL);
-	if (!bi->base) {
-		err = -errno;
-		btfi_err(&bi->log, "%s: cannot load base BTF from %s: %s%s", path, base_path,
-			 strerror(-err), is_elf && base_path == path ?
-			 " (no .BTF section? run `pahole -J` first)" : "");
+		base_path = elf ? path : "/sys/kernel/btf/vmlinux";
+	err = open_base(bi, base_path);
+	if (err)
 		goto err;
-	}
-	bi->own_base = true;
-	err = open_common(bi);
+	err = parse(bi);
 	if (err)
 		goto err;
 	for (uint32_t s = 0; s < bi->nsecs; s++)
@@ -862,18 +1015,70 @@ void btfinline__free(struct btfinline *bi)
 	btf__free(bi->btf);
 	if (bi->own_base)
 		btf__free(bi->base);
-	free(bi->raw);
-	free(bi->toff);
-	free(bi->kinds);
+	unmap_region(&bi->blob);
+	unmap_region(&bi->bregion);
+	free(bi->base_path);
+	free(bi->s.toff);
+	free(bi->s.kinds);
+	free(bi->b.toff);
+	free(bi->b.kinds);
 	free(bi->sites);
 	free(bi->by_addr);
 	free(bi->secs);
+	free(bi->locsecs);
+	while (bi->chunks) {
+		struct chunk *c = bi->chunks;
+
+		bi->chunks = c->next;
+		free(c);
+	}
 	free(bi);
 }
 
-struct btf *btfinline__btf(const struct btfinline *bi)
+struct btf *btfinline__btf(const struct btfinline *cbi)
 {
+	/* Built on first use: `dump` never needs libbpf's view. Not
+	 * thread-safe on that first call. */
+	struct btfinline *bi = (struct btfinline *)cbi;
+
+	if (bi->btf || bi->btf_failed)
+		return bi->btf;
+	bi->name = bi->base_path ? bi->base_path : "(memory)";
+	if (!bi->base) {
+		bi->base = btf__parse(bi->base_path, NULL);
+		if (!bi->base) {
+			btfi_err(&bi->log, "%s: libbpf cannot load base BTF: %s", bi->base_path,
+				 strerror(errno));
+			bi->btf_failed = true;
+			return NULL;
+		}
+		bi->own_base = true;
+		if (btf__type_cnt(bi->base) != bi->start_id) {
+			bad(bi, "libbpf sees %u base types, we saw %u", btf__type_cnt(bi->base),
+			    bi->start_id);
+			bi->btf_failed = true;
+			return NULL;
+		}
+	}
+	if (synthesize(bi))
+		bi->btf_failed = true;
+	bi->name = NULL;
 	return bi->btf;
+}
+
+uint32_t btfinline__start_id(const struct btfinline *bi)
+{
+	return bi->start_id;
+}
+
+const struct btf_type *btfinline__type_by_id(const struct btfinline *bi, uint32_t id)
+{
+	return ty(bi, id);
+}
+
+const char *btfinline__name_by_offset(const struct btfinline *bi, uint32_t off)
+{
+	return str_at(bi, off);
 }
 
 uint32_t btfinline__nsecs(const struct btfinline *bi)
@@ -894,35 +1099,91 @@ int btfinline__sec_addr(const struct btfinline *bi, uint32_t secno, uint64_t *ad
 	return 0;
 }
 
-const struct btfinline_site *btfinline__sites(const struct btfinline *bi, size_t *cnt)
+const struct btfinline_site *btfinline__sites(const struct btfinline *cbi, size_t *cnt)
 {
+	struct btfinline *bi = (struct btfinline *)cbi;
+
+	/* Built on first use (not thread-safe on that call). */
+	if (!bi->sites && build_sites(bi)) {
+		*cnt = 0;
+		return NULL;
+	}
 	*cnt = bi->nsites;
 	return bi->sites;
 }
 
-size_t btfinline__func_sites(const struct btfinline *bi, const char *name,
-			     const struct btfinline_site **first)
+static int cmp_u32(const void *a, const void *b)
 {
-	size_t lo = 0, hi = bi->nsites, end;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* First entry of LOCSEC record t whose func is >= f (entries sorted by func). */
+static uint32_t locsec_lower(const uint8_t *t, uint32_t f)
+{
+	uint32_t lo = 0, hi = BTFI_INFO_VLEN(rd32(t + 4));
 
 	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
+		uint32_t mid = lo + (hi - lo) / 2;
 
-		if (strcmp(func_name(bi, bi->sites[mid].func_id), name) < 0)
+		if (rd32(t + 12 + 12 * mid) < f)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	for (end = lo, hi = bi->nsites; end < hi;) {
-		size_t mid = end + (hi - end) / 2;
+	return lo;
+}
 
-		if (strcmp(func_name(bi, bi->sites[mid].func_id), name) <= 0)
-			end = mid + 1;
-		else
-			hi = mid;
-	}
-	*first = bi->sites + lo;
-	return end - lo;
+size_t btfinline__func_sites(const struct btfinline *cbi, const char *name,
+			     const struct btfinline_site **first)
+{
+	struct btfinline *bi = (struct btfinline *)cbi;
+	uint32_t ids[64], nids = 0;
+	size_t n = 0, k = 0;
+	struct chunk *c;
+
+	*first = NULL;
+	/* FUNC ids with this name: a pass over the FUNC records (names only),
+	 * then each LOCSEC (sorted by func id) is binary-searched. */
+	for (uint32_t i = 0; i < bi->s.n && nids < 64; i++)
+		if (bi->s.kinds[i] == BTF_KIND_FUNC && !strcmp(name_of(bi, bi->start_id + i), name))
+			ids[nids++] = bi->start_id + i;
+	for (uint32_t id = 1; id < bi->start_id && nids < 64; id++)
+		if (kind_of(bi, id) == BTF_KIND_FUNC && !strcmp(name_of(bi, id), name))
+			ids[nids++] = id;
+	qsort(ids, nids, sizeof(*ids), cmp_u32);
+	for (uint32_t j = 0; j < nids; j++)
+		for (uint32_t l = 0; l < bi->nlocsecs; l++) {
+			const uint8_t *t = bi->s.types + bi->s.toff[bi->locsecs[l]];
+			uint32_t v = BTFI_INFO_VLEN(rd32(t + 4));
+
+			for (uint32_t e = locsec_lower(t, ids[j]); e < v && rd32(t + 12 + 12 * e) == ids[j]; e++)
+				n++;
+		}
+	if (!n)
+		return 0;
+	c = malloc(sizeof(*c) + n * sizeof(c->s[0]));
+	if (!c)
+		return 0;
+	c->next = bi->chunks;
+	bi->chunks = c;
+	for (uint32_t j = 0; j < nids; j++)
+		for (uint32_t sno = 0; sno < bi->nsecs; sno++)
+			for (uint32_t l = 0; l < bi->nlocsecs; l++) {
+				const uint8_t *t = bi->s.types + bi->s.toff[bi->locsecs[l]];
+				uint32_t v = BTFI_INFO_VLEN(rd32(t + 4));
+
+				if (locsec_secno(bi, t) != sno)
+					continue;
+				for (uint32_t e = locsec_lower(t, ids[j]); e < v && rd32(t + 12 + 12 * e) == ids[j]; e++)
+					c->s[k++] = (struct btfinline_site){
+						.func_id = ids[j], .loc_proto_id = rd32(t + 16 + 12 * e),
+						.offset = rd32(t + 20 + 12 * e), .secno = sno,
+					};
+			}
+	*first = c->s;
+	return k;
 }
 
 static const struct btfinline_site *cmp_sites;
@@ -945,16 +1206,19 @@ size_t btfinline__sites_at(const struct btfinline *cbi, uint32_t secno, uint32_t
 	/* The address index is built on first use (dump by name never needs
 	 * it); not thread-safe on that first call. */
 	struct btfinline *bi = (struct btfinline *)cbi;
-	size_t lo = 0, hi = bi->nsites, n = 0;
+	size_t lo = 0, hi, n = 0, cnt;
 
-	if (!bi->by_addr && bi->nsites) {
-		bi->by_addr = malloc(bi->nsites * sizeof(*bi->by_addr));
+	if (!btfinline__sites(bi, &cnt))
+		return 0;
+	hi = cnt;
+	if (!bi->by_addr && cnt) {
+		bi->by_addr = malloc(cnt * sizeof(*bi->by_addr));
 		if (!bi->by_addr)
 			return 0;
-		for (size_t i = 0; i < bi->nsites; i++)
+		for (size_t i = 0; i < cnt; i++)
 			bi->by_addr[i] = i;
 		cmp_sites = bi->sites;
-		qsort(bi->by_addr, bi->nsites, sizeof(*bi->by_addr), cmp_addr);
+		qsort(bi->by_addr, cnt, sizeof(*bi->by_addr), cmp_addr);
 	}
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -965,7 +1229,7 @@ size_t btfinline__sites_at(const struct btfinline *cbi, uint32_t secno, uint32_t
 		else
 			hi = mid;
 	}
-	for (; lo < bi->nsites; lo++) {
+	for (; lo < cnt; lo++) {
 		const struct btfinline_site *s = bi->sites + bi->by_addr[lo];
 
 		if (s->secno != secno || s->offset != offset)
@@ -1016,10 +1280,10 @@ int btfinline__site_locs(const struct btfinline *bi, const struct btfinline_site
 	const uint8_t *p;
 	uint32_t id = site->loc_proto_id, n;
 
-	if (id < bi->start_id || id - bi->start_id >= bi->ntypes ||
-	    bi->kinds[id - bi->start_id] != BTFI_KIND_LOC_PROTO)
+	if (id < bi->start_id || id - bi->start_id >= bi->s.n ||
+	    bi->s.kinds[id - bi->start_id] != BTFI_KIND_LOC_PROTO)
 		return -EINVAL;
-	p = bi->types + bi->toff[id - bi->start_id];
+	p = bi->s.types + bi->s.toff[id - bi->start_id];
 	n = BTFI_INFO_VLEN(rd32(p + 4));
 	for (uint32_t i = 0; i < n && (int)i < max; i++) {
 		uint32_t pid = rd32(p + 12 + 4 * i);
@@ -1030,7 +1294,7 @@ int btfinline__site_locs(const struct btfinline *bi, const struct btfinline_site
 			locs[i].reason = BTFI_R_UNKNOWN;
 			continue;
 		}
-		decode_loc(bi->types + bi->toff[pid - bi->start_id], &locs[i]);
+		decode_loc(bi->s.types + bi->s.toff[pid - bi->start_id], &locs[i]);
 	}
 	return n;
 }

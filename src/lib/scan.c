@@ -160,6 +160,14 @@ static int check_elf(struct btfi_scan *s, struct scan_priv *p, off_t fsize)
 		btfi_err(p->log, "%s: corrupt ELF header: %s", s->path, elf_errmsg(-1));
 		return -EINVAL;
 	}
+	if (eh.e_type == ET_REL) {
+		/* Its DWARF needs relocating (libdwfl) and its addresses are
+		 * per section: not handled yet, and unrelocated data would give
+		 * wrong names and locations. */
+		btfi_err(p->log, "%s: relocatable object (.o/.ko) not supported, use a linked binary",
+			 s->path);
+		return -EOPNOTSUPP;
+	}
 	if (eh.e_shoff + (uint64_t)shnum * eh.e_shentsize > (uint64_t)fsize) {
 		btfi_err(p->log, "%s: truncated ELF file (section headers past end of file)",
 			 s->path);
@@ -583,6 +591,16 @@ static bool in_ranges(const struct scan_priv *p, uint64_t addr)
 	return false;
 }
 
+static bool at_range_end(const struct scan_priv *p, uint64_t addr)
+{
+	uint32_t i;
+
+	for (i = 0; i < p->nranges; i++)
+		if (addr == p->ranges[i].hi)
+			return true;
+	return false;
+}
+
 static uint64_t probe_addr(const struct scan_priv *p, const struct ranges_info *ri)
 {
 	if (!ri->any)
@@ -595,8 +613,9 @@ static uint64_t probe_addr(const struct scan_priv *p, const struct ranges_info *
 	case BTFI_PROBE_FIRST_RANGE:
 		return ri->first;
 	case BTFI_PROBE_ENTRY_IN_RANGE:
-	default:
 		return ri->has_entry && in_ranges(p, ri->entry) ? ri->entry : ri->lowest;
+	default:
+		return ri->has_entry ? ri->entry : ri->lowest;
 	}
 }
 
@@ -943,6 +962,15 @@ static int do_inline(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
 	site->caller = ctx->caller;
 	site->caller_addr = ctx->caller_addr;
 	site->addr = ri.any ? probe_addr(p, &ri) : 0;
+	if (ri.any && ri.has_entry) {
+		s->entry_pc.with_entry_pc++;
+		if (in_ranges(p, ri.entry))
+			s->entry_pc.inside++;
+		else if (at_range_end(p, ri.entry))
+			s->entry_pc.at_range_end++;
+		else
+			s->entry_pc.outside++;
+	}
 	site->shndx = site->addr ? addr_shndx(p, site->addr) : 0;
 	site->depth = ctx->depth + 1;
 	site->call_file = call_file(p, die);
@@ -1004,10 +1032,11 @@ static int walk_children(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *pa
 			 struct walk_ctx *ctx)
 {
 	Dwarf_Die d;
-	int err = 0;
+	int err = 0, r;
 
-	if (dwarf_child(parent, &d) != 0)
-		return 0;
+	r = dwarf_child(parent, &d);
+	if (r)
+		goto out;
 	do {
 		switch (dwarf_tag(&d)) {
 		case DW_TAG_subprogram:
@@ -1027,7 +1056,13 @@ static int walk_children(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *pa
 		}
 		if (err)
 			return err;
-	} while (dwarf_siblingof(&d, &d) == 0);
+	} while ((r = dwarf_siblingof(&d, &d)) == 0);
+out:
+	if (r < 0) {
+		btfi_err(p->log, "%s: corrupt DWARF below DIE 0x%llx: %s", s->path,
+			 (unsigned long long)dwarf_dieoffset(parent), dwarf_errmsg(-1));
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -1038,12 +1073,18 @@ static int scan_dwarf(struct btfi_scan *s, struct scan_priv *p)
 	uint8_t unit_type, asz;
 	Dwarf_Die cudie, subdie;
 	struct walk_ctx ctx = { .caller = NO_IDX };
-	int err, r;
+	int err, r, tag;
 
 	while ((r = dwarf_get_units(s->dw, cu, &cu, &version, &unit_type, &cudie, &subdie)) == 0) {
 		if (unit_type != DW_UT_compile && unit_type != DW_UT_partial)
 			continue;
-		if (dwarf_tag(&cudie) != DW_TAG_compile_unit && dwarf_tag(&cudie) != DW_TAG_partial_unit)
+		tag = dwarf_tag(&cudie);
+		if (tag == DW_TAG_invalid) {
+			btfi_err(p->log, "%s: corrupt DWARF: unit at 0x%llx has no valid DIE: %s",
+				 s->path, (unsigned long long)dwarf_dieoffset(&cudie), dwarf_errmsg(-1));
+			return -EINVAL;
+		}
+		if (tag != DW_TAG_compile_unit && tag != DW_TAG_partial_unit)
 			continue;
 		if (dwarf_diecu(&cudie, &subdie, &asz, NULL) && asz)
 			p->addr_size = asz;
@@ -1107,8 +1148,10 @@ int btfi_scan_open(const char *path, const struct btfi_scan_opts *opts,
 		p->no_locations = opts->no_locations;
 	if (opts && opts->sz > offsetof(struct btfi_scan_opts, probe_policy))
 		p->policy = opts->probe_policy;
+	/* entry_pc with its location view: see "Probe address policy" in
+	 * docs/DESIGN.md for the measurements behind this default. */
 	if (p->policy <= BTFI_PROBE_DEFAULT || p->policy >= BTFI_PROBE__MAX)
-		p->policy = BTFI_PROBE_ENTRY_IN_RANGE;
+		p->policy = BTFI_PROBE_ENTRY_PC;
 
 	s->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (s->fd < 0) {

@@ -58,7 +58,7 @@ struct btfi_site {
 
 /* Which address of an inline instance to probe (see DESIGN.md). */
 enum btfi_probe_policy {
-	BTFI_PROBE_DEFAULT = 0,		/* the documented choice (ENTRY_IN_RANGE) */
+	BTFI_PROBE_DEFAULT = 0,		/* the documented choice (ENTRY_PC) */
 	BTFI_PROBE_ENTRY_PC,		/* DW_AT_entry_pc, else lowest range start */
 	BTFI_PROBE_LOWEST,		/* lowest range start */
 	BTFI_PROBE_ENTRY_IN_RANGE,	/* entry_pc if inside the ranges, else lowest */
@@ -85,6 +85,12 @@ struct btfi_scan {
 	struct btfi_param *params;	uint32_t nparams;
 
 	double scan_secs;	/* wall time of the scan */
+	struct {		/* DW_AT_entry_pc vs. ranges, for the probe policy */
+		uint32_t with_entry_pc;		/* instances with code and entry_pc */
+		uint32_t inside;		/* entry_pc inside a range */
+		uint32_t at_range_end;		/* == the end of a range, not inside */
+		uint32_t outside;		/* elsewhere, not inside */
+	} entry_pc;
 	void *priv;		/* string pool, hash tables */
 };
 

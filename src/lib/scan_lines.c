@@ -23,7 +23,7 @@ static uint64_t rd_n(struct rd *r, unsigned n)
 		r->bad = true;
 		return 0;
 	}
-	for (unsigned i = 0; i < n; i++)	/* little endian */
+	for (unsigned i = 0; i < n && i < 8; i++)	/* little endian; skip the rest */
 		v |= (uint64_t)r->p[i] << (8 * i);
 	r->p += n;
 	return v;

@@ -11,12 +11,18 @@
  * the base-BTF check against each BTF file given.
  *
  * usage: probe_smoke FUNC OFF ABS_LINK LINK_TEXT COUNT [MATCHING_BTF [OTHER_BTF...]]
+ *
+ * probe_smoke --many FILE LINK_TEXT: attach at every link-time address in
+ * FILE (first word of each line, rebased), print the attach and detach
+ * wall time and the number of failures (tests/kernel/bench-attach.sh).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <sys/resource.h>
 #include <unistd.h>
 #include <bpf/libbpf.h>
 #include <bpf/bpf.h>
@@ -57,6 +63,94 @@ static void dump_hits(struct probe_smoke_bpf *skel, const char *tag)
 	}
 }
 
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int many(const char *file, uint64_t link_text)
+{
+	struct probe_smoke_bpf *skel;
+	struct btfi_ksyms *ks;
+	struct bpf_link **links = NULL;
+	size_t n = 0, cap = 0, ok = 0, i;
+	uint64_t *addrs = NULL;
+	char line[256];
+	double t0, t1, t2, t3;
+	int *pfds;
+	FILE *f;
+	int pmu;
+
+	BTFI_OPTS(btfi_ksyms_opts, kopts);
+	t0 = now();
+	if (btfi_ksyms_load(&kopts, &ks))
+		return 1;
+	printf("kallsyms load %.3fs\n", now() - t0);
+	f = fopen(file, "r");
+	if (!f) {
+		perror(file);
+		return 1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		if (n == cap) {
+			cap = cap ? 2 * cap : 256;
+			addrs = realloc(addrs, cap * sizeof(*addrs));
+			if (!addrs)
+				return 1;
+		}
+		addrs[n++] = strtoull(line, NULL, 0) + btfi_ksyms_kaslr_delta(ks, link_text);
+	}
+	fclose(f);
+	links = calloc(n + 1, sizeof(*links));
+	skel = probe_smoke_bpf__open_and_load();
+	if (!skel || !links)
+		return 1;
+	{	/* two fds per site: what a tracer of many sites must allow */
+		struct rlimit rl;
+
+		getrlimit(RLIMIT_NOFILE, &rl);
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+	pfds = calloc(n + 1, sizeof(*pfds));
+	pmu = btfi_kprobe_pmu_type(NULL);
+	/* Phases timed apart: kprobe creation (perf_event_open) and BPF
+	 * attach (link create), then detach. */
+	t0 = now();
+	for (i = 0; i < n; i++) {
+		BTFI_OPTS(btfi_kprobe_opts, o, .pmu_type = pmu);
+
+		pfds[i] = btfi_kprobe_open(NULL, addrs[i], &o);
+	}
+	t1 = now();
+	for (i = 0; i < n; i++) {
+		LIBBPF_OPTS(bpf_perf_event_opts, po, .bpf_cookie = i + 1);
+
+		if (pfds[i] < 0)
+			continue;
+		links[i] = bpf_program__attach_perf_event_opts(skel->progs.smoke, pfds[i], &po);
+		if (links[i])
+			ok++;
+		else
+			close(pfds[i]);
+	}
+	t2 = now();
+	for (i = 0; i < n; i++)
+		bpf_link__destroy(links[i]);
+	t3 = now();
+	printf("many sites=%zu attached=%zu failed=%zu attach=%.3fs (perf_event_open %.3fs, "
+	       "bpf link %.3fs) detach=%.3fs\n", n, ok, n - ok, t2 - t0, t1 - t0, t2 - t1, t3 - t2);
+	free(pfds);
+	probe_smoke_bpf__destroy(skel);
+	btfi_ksyms_free(ks);
+	free(addrs);
+	free(links);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct bpf_link *links[4] = {};
@@ -68,6 +162,8 @@ int main(int argc, char **argv)
 	int64_t delta;
 	int err, pmu, i;
 
+	if (argc == 4 && !strcmp(argv[1], "--many"))
+		return many(argv[2], strtoull(argv[3], NULL, 0));
 	if (argc < 6) {
 		fprintf(stderr, "usage: %s FUNC OFF ABS_LINK LINK_TEXT COUNT [BTF...]\n", argv[0]);
 		return 2;

@@ -25,3 +25,10 @@ wl_block_write() {	# bs count
 wl_fallocate() {	# offset len
 	rm -f /tmp/wl_fa && fallocate -o "$1" -l "$2" /tmp/wl_fa
 }
+
+# I/O accounting on loop0 (1/0). blk_account_io_start's body is a GCC
+# partial-inlining split: a nested inline instance of itself that runs only
+# when accounting is on (docs/KERNEL.md).
+wl_iostats() {	# 0|1
+	echo "$1" >/sys/block/loop0/queue/iostats
+}

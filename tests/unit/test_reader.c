@@ -145,7 +145,15 @@ static void test_decode(const void *blob, size_t sz, struct btf *base)
 			else
 				CHECK(loc_eq(&locs[i], &fx_locs[fx_site2[i]]), "site 1 loc %d", i);
 		}
-		CHECK(btfinline__sites_at(bi, 0, 0x20, at, 4) == 1 && at[0] == &s[1], "sites_at 0x20");
+		CHECK(btfinline__sites_at(bi, 0, 0x20, at, 4) == 1 && at[0]->offset == 0x20 &&
+		      at[0]->func_id == 3 && at[0]->loc_proto_id == s[1].loc_proto_id, "sites_at 0x20");
+		{
+			size_t na;
+			const struct btfinline_site *all = btfinline__sites(bi, &na);
+
+			CHECK(na == 2 && all[0].offset == 0x10 && all[1].offset == 0x20 &&
+			      all[1].loc_proto_id == s[1].loc_proto_id, "all sites");
+		}
 		CHECK(btfinline__sites_at(bi, 0, 0x18, at, 4) == 0, "sites_at 0x18");
 	}
 	btfinline__sizes(bi, &z);

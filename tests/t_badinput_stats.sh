@@ -1,0 +1,74 @@
+#!/bin/bash
+# `btfinline stats` on bad input: one clear line "btfinline: FILE: problem"
+# on stderr, exit 1 (2 for usage), no crash, the input left unchanged.
+# Runs the normal build and, if present, the ASan+UBSan build.
+set -u
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fail=0
+bins=("$BTFINLINE")
+[ -x "$TOP/build-asan/btfinline" ] && bins+=("$TOP/build-asan/btfinline")
+
+printf 'hello, not an ELF\n' >"$tmp/text"
+: >"$tmp/empty"
+mkdir "$tmp/dir"
+cp "$FIXTURES/shapes-gcc-dw5" "$tmp/nodwarf" && strip --strip-debug "$tmp/nodwarf"
+head -c 20000 "$FIXTURES/shapes-gcc-dw5" >"$tmp/trunc-small"
+# Corrupt DWARF: .debug_info garbled, and a unit length past the section.
+python3 - "$FIXTURES/shapes-gcc-dw5" "$tmp" <<'PY'
+import subprocess, sys
+src, tmp = sys.argv[1:]
+for l in subprocess.run(["readelf", "-SW", src], capture_output=True, text=True).stdout.splitlines():
+    f = l.replace("[ ", "[").split()
+    if len(f) > 5 and f[1] == ".debug_info":
+        off, size = int(f[4], 16), int(f[5], 16)
+d = bytearray(open(src, "rb").read())
+g = bytearray(d)
+for i in range(off + 12, off + size, 7):
+    g[i] = 0xff
+open(f"{tmp}/garbled", "wb").write(g)
+d[off:off + 4] = b"\xf0\xff\xff\xff"
+open(f"{tmp}/badlen", "wb").write(d)
+PY
+# A vmlinux cut at 50 MB (only if the kernel is already cached: no fetch here).
+CACHE=${BTFI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/btfinline}
+[ -e "$CACHE/vmlinux" ] && head -c 50M "$CACHE/vmlinux" >"$tmp/vmlinux-50M"
+
+# case: file, want exit code, regex the single stderr line must match
+cases=(
+	"$tmp/missing|1|No such file or directory"
+	"$tmp/dir|1|Is a directory"
+	"$tmp/text|1|not an ELF file"
+	"$tmp/empty|1|not an ELF file"
+	"$tmp/nodwarf|1|no DWARF debug info"
+	"$tmp/trunc-small|1|truncated ELF file"
+	"$tmp/garbled|1|corrupt DWARF"
+	"$tmp/badlen|1|corrupt DWARF"
+)
+[ -e "$tmp/vmlinux-50M" ] && cases+=("$tmp/vmlinux-50M|1|truncated ELF file")
+
+for bin in "${bins[@]}"; do
+	for c in "${cases[@]}"; do
+		IFS='|' read -r f want re <<<"$c"
+		sum=$( [ -f "$f" ] && sha256sum <"$f")
+		"$bin" stats "$f" >"$tmp/out" 2>"$tmp/err"; rc=$?
+		lines=$(wc -l <"$tmp/err")
+		if [ $rc != "$want" ] || [ "$lines" != 1 ] || ! grep -Eq "^btfinline: $f: .*($re)" "$tmp/err" ||
+		   [ -s "$tmp/out" ]; then
+			echo "FAIL $(basename "$bin") stats $f: rc $rc (want $want), stderr:"; cat "$tmp/err"; fail=1
+		else
+			echo "ok   $(basename "$bin") $(basename "$f"): rc $rc: $(cat "$tmp/err")"
+		fi
+		[ -f "$f" ] && [ "$(sha256sum <"$f")" != "$sum" ] && { echo "FAIL: $f modified"; fail=1; }
+	done
+	# Usage errors: exit 2.
+	for args in "" "--json" "--bogus $FIXTURES/shapes-gcc-dw5" "a b" "--probe=nope $FIXTURES/shapes-gcc-dw5"; do
+		# shellcheck disable=SC2086
+		"$bin" stats $args >"$tmp/out" 2>"$tmp/err"; rc=$?
+		if [ $rc != 2 ] || ! grep -q "^usage: btfinline stats" "$tmp/err"; then
+			echo "FAIL $(basename "$bin") stats $args: rc $rc (want 2)"; cat "$tmp/err"; fail=1
+		else
+			echo "ok   usage error '$args': rc 2"
+		fi
+	done
+done
+exit $fail

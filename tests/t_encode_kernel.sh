@@ -1,0 +1,49 @@
+#!/bin/bash
+# The Debian 6.1 vmlinux: scan -> encode -> reader round trip is exact
+# (every site and location), the ELF copy carries the same blob as --raw,
+# the input is unchanged, and `dump` places skb_put's sites at
+# caller+offset that match the symbol table (nm) and the section address.
+set -u
+CACHE=$("$TOP/tests/data/fetch-kernel.sh") || { echo "skip: kernel not available"; exit 77; }
+vml=$CACHE/vmlinux
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fail=0
+bad() { echo "FAIL $*"; fail=1; }
+
+"$TOP/$BUILD/tests/test_roundtrip" "$vml" || bad "round trip"
+size0=$(stat -c %s:%Y "$vml")
+"$BTFINLINE" encode "$vml" -o "$tmp/vmlinux" --raw "$tmp/vmlinux.inline" -v || bad "encode"
+[ "$(stat -c %s:%Y "$vml")" = "$size0" ] || bad "input modified"
+objcopy --dump-section .BTF.inline="$tmp/sec" "$tmp/vmlinux" "$tmp/junk" 2>/dev/null; rm -f "$tmp/junk"
+cmp -s "$tmp/sec" "$tmp/vmlinux.inline" || bad "section differs from --raw"
+"$BTFINLINE" dump "$tmp/vmlinux" | tee "$tmp/summary"
+# The parts add up to the total.
+python3 - "$tmp/summary" <<'PY' || fail=1
+import re, sys
+s = open(sys.argv[1]).read()
+total = int(re.search(r'\.BTF\.inline (\d+) bytes', s).group(1))
+parts = sum(int(m.group(1)) for m in re.finditer(r'^  [A-Za-z_+ ]+?\s+(\d+)\s', s, re.M))
+print('parts %d, total %d' % (parts, total))
+sys.exit(0 if abs(total - parts) <= 3 else 1)   # <= 3: string padding before the layout
+PY
+"$BTFINLINE" dump "$tmp/vmlinux" skb_put >"$tmp/skb_put" || bad "dump skb_put"
+head -n 4 "$tmp/skb_put"
+text=$(readelf -SW "$vml" | sed -n 's/.* \.text  *PROGBITS  *\([0-9a-f]*\) .*/\1/p')
+nm "$vml" >"$tmp/nm"
+python3 - "$tmp/skb_put" "$tmp/nm" "$text" <<'PY' || fail=1
+import re, sys
+dump, nm, text = open(sys.argv[1]).read(), open(sys.argv[2]).read(), int(sys.argv[3], 16)
+syms = {}
+for line in nm.splitlines():
+    p = line.split()
+    if len(p) == 3 and p[1] in 'tT': syms.setdefault(p[2], set()).add(int(p[0], 16))
+n = bad = 0
+for m in re.finditer(r'^  \.text\+(0x[0-9a-f]+) (0x[0-9a-f]+) (\S+)\+(0x[0-9a-f]+):', dump, re.M):
+    off, addr, caller, coff = int(m.group(1), 16), int(m.group(2), 16), m.group(3), int(m.group(4), 16)
+    n += 1
+    if addr != text + off or addr - coff not in syms.get(caller, ()):
+        bad += 1; print('FAIL site', m.group(0))
+print('%s skb_put: %d sites, addresses = .text + offset = caller + offset per nm' % ('FAIL' if bad or n < 5 else 'ok  ', n))
+sys.exit(1 if bad or n < 5 else 0)
+PY
+exit $fail

@@ -1,0 +1,38 @@
+#!/bin/bash
+# `btfinline stats` on the Debian 6.1 debug vmlinux: inline_instances must
+# equal llvm-dwarfdump --statistics' "#inlined functions" (an independent
+# DWARF reader, run here on the same file: about 6 s, so not cached), and
+# the table's own sums must hold.
+set -u
+command -v llvm-dwarfdump >/dev/null || { echo "skip: no llvm-dwarfdump"; exit 77; }
+CACHE=$("$TOP/tests/data/fetch-kernel.sh") || { echo "skip: cannot fetch the kernel"; exit 77; }
+V=$CACHE/vmlinux
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+"$BTFINLINE" stats "$V" --json >"$tmp/ours.json" || { echo "FAIL: stats exit $?"; exit 1; }
+llvm-dwarfdump --statistics "$V" >"$tmp/llvm.json" || { echo "FAIL: llvm-dwarfdump"; exit 1; }
+python3 - "$tmp/ours.json" "$tmp/llvm.json" <<'PY'
+import json, sys
+o, l = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+bad = 0
+def check(what, ok):
+    global bad
+    print(("ok   " if ok else "FAIL ") + what)
+    bad += not ok
+n = l["#inlined functions"]
+check(f"inline_instances {o['inline_instances']} == llvm-dwarfdump #inlined functions {n}",
+      o["inline_instances"] == n and n > 100000)
+check("params_recoverable == sum of classes",
+      o["params_recoverable"] == sum(o["classes"].values()))
+check("params == recoverable + sum of unavailable reasons",
+      o["params"] == o["params_recoverable"] + sum(o["unavailable"].values()))
+check("sites_selectively_inlined + sites_fully_inlined == inline_instances",
+      o["sites_selectively_inlined"] + o["sites_fully_inlined"] == o["inline_instances"])
+check("instances all + some + none == inline_instances",
+      o["instances_all_recoverable"] + o["instances_some_recoverable"] +
+      o["instances_none_recoverable"] == o["inline_instances"])
+check("instances without any address count as none recoverable",
+      0 < o["instances_noaddr"] <= o["instances_none_recoverable"])
+print(f"     params {o['params']}, recoverable {100*o['params_recoverable']/o['params']:.1f}%, "
+      f"instances all recoverable {100*o['instances_all_recoverable']/o['inline_instances']:.1f}%")
+sys.exit(1 if bad else 0)
+PY

@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Round trip: scan -> encode -> reader gives back exactly the scan's sites
+ * (function, parameter names, section, offset) and locations (a location
+ * the format cannot hold, or an unavailable one, compares as NONE).
+ *   test_roundtrip [ELF...]   default: every fixture in $FIXTURES
+ * Prints per file: sites compared. Exit 77 when there is nothing to test.
+ */
+#include <dirent.h>
+#include <gelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/btf.h>
+#include "btfinline.h"
+#include "btf_write.h"
+#include "scan.h"
+
+struct strs {
+	char **v;
+	size_t n, cap;
+};
+
+static void push(struct strs *s, char *str)
+{
+	if (s->n == s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 1024;
+		s->v = realloc(s->v, s->cap * sizeof(*s->v));
+	}
+	s->v[s->n++] = str;
+}
+
+static int cmps(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void loc_key(char *buf, size_t n, const char *pname, const struct btfi_loc *l)
+{
+	size_t len = strlen(buf);
+
+	switch (l->kind) {
+	case BTFI_LOC_KREG:
+		snprintf(buf + len, n - len, " %s=reg%u/%u%c", pname, l->reg, l->size, l->is_signed ? 's' : 'u');
+		break;
+	case BTFI_LOC_KREG_PAIR:
+		snprintf(buf + len, n - len, " %s=pair%u,%u/%u%c", pname, l->reg, l->reg2, l->size, l->is_signed ? 's' : 'u');
+		break;
+	case BTFI_LOC_KREG_OFF:
+	case BTFI_LOC_KMEM:
+		snprintf(buf + len, n - len, " %s=%s%u%+lld/%u%c", pname, l->kind == BTFI_LOC_KMEM ? "mem" : "off",
+			 l->reg, (long long)l->off, l->size, l->is_signed ? 's' : 'u');
+		break;
+	case BTFI_LOC_KCONST:
+	case BTFI_LOC_KADDR:
+		snprintf(buf + len, n - len, " %s=%s%llx/%u%c", pname, l->kind == BTFI_LOC_KADDR ? "addr" : "const",
+			 (unsigned long long)l->cval, l->size, l->is_signed ? 's' : 'u');
+		break;
+	default:
+		snprintf(buf + len, n - len, " %s=none", pname);
+	}
+}
+
+static int one(const char *path)
+{
+	struct btfi_scan *s = NULL;
+	struct btf *base = NULL;
+	struct btfinline *bi = NULL;
+	struct btfi_encode_stats st;
+	struct strs want = {}, got = {};
+	void *blob = NULL;
+	size_t sz, nsites, shstrndx, bad = 0;
+	const struct btfinline_site *sites;
+	char buf[4096];
+	int err, rc = 1;
+
+	base = btf__parse(path, NULL);
+	if (!base) {
+		printf("%s: no .BTF, skipped\n", path);
+		return 0;
+	}
+	err = btfi_scan_open(path, &(struct btfi_scan_opts){ .sz = sizeof(struct btfi_scan_opts) }, &s);
+	err = err ?: btfi_encode(s, base, NULL, &blob, &sz, &st);
+	err = err ?: btfinline__open_mem(blob, sz, base, NULL, &bi);
+	if (err) {
+		printf("FAIL %s: pipeline error %d\n", path, err);
+		goto out;
+	}
+	elf_getshdrstrndx(s->elf, &shstrndx);
+	/* What the scan says, for every site the encoder could place. */
+	for (uint32_t i = 0; i < s->nsites; i++) {
+		const struct btfi_site *site = &s->sites[i];
+		const struct btfi_func *f = &s->funcs[site->func];
+		Elf_Scn *scn;
+		GElf_Shdr sh;
+
+		if (!site->addr || !site->shndx || !(scn = elf_getscn(s->elf, site->shndx)) ||
+		    !gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_EXECINSTR))
+			continue;
+		snprintf(buf, sizeof(buf), "%s %s+%llx:", f->name, elf_strptr(s->elf, shstrndx, sh.sh_name),
+			 (unsigned long long)(site->addr - sh.sh_addr));
+		for (uint32_t k = 0; k < site->nlocs; k++) {
+			struct btfi_loc l = s->locs[site->first_loc + k];
+			const char *pn = s->params[f->first_param + k].name;
+
+			if (!btfi_loc_encodable(&l))
+				l.kind = BTFI_LOC_NONE;
+			loc_key(buf, sizeof(buf), pn ? pn : "", &l);
+		}
+		push(&want, strdup(buf));
+	}
+	/* What the reader gives back. */
+	sites = btfinline__sites(bi, &nsites);
+	for (size_t i = 0; i < nsites; i++) {
+		struct btf *btf = btfinline__btf(bi);
+		const struct btf_type *fn = btf__type_by_id(btf, sites[i].func_id);
+		const struct btf_type *p = btf__type_by_id(btf, fn->type);
+		struct btfi_loc locs[128];
+		int n = btfinline__site_locs(bi, &sites[i], locs, 128);
+
+		snprintf(buf, sizeof(buf), "%s %s+%x:", btf__name_by_offset(btf, fn->name_off),
+			 btfinline__sec_name(bi, sites[i].secno), sites[i].offset);
+		for (int k = 0; k < n && k < 128; k++)
+			loc_key(buf, sizeof(buf), k < btf_vlen(p) ? btf__name_by_offset(btf, btf_params(p)[k].name_off) : "?",
+				&locs[k]);
+		push(&got, strdup(buf));
+	}
+	qsort(want.v, want.n, sizeof(char *), cmps);
+	qsort(got.v, got.n, sizeof(char *), cmps);
+	for (size_t i = 0, j = 0; i < want.n || j < got.n;) {
+		int c = i == want.n ? 1 : j == got.n ? -1 : strcmp(want.v[i], got.v[j]);
+
+		if (!c) {
+			i++, j++;
+			continue;
+		}
+		if (bad++ < 10)
+			printf("  %s %s\n", c < 0 ? "missing:" : "extra:  ", c < 0 ? want.v[i] : got.v[j]);
+		if (c < 0)
+			i++;
+		else
+			j++;
+	}
+	printf("%s %s: %zu sites from the scan, %zu from the blob, %zu differ; blob %zu bytes\n",
+	       bad ? "FAIL" : "ok", path, want.n, got.n, bad, sz);
+	rc = bad || !want.n ? 1 : 0;
+out:
+	for (size_t i = 0; i < want.n; i++)
+		free(want.v[i]);
+	for (size_t i = 0; i < got.n; i++)
+		free(got.v[i]);
+	free(want.v);
+	free(got.v);
+	free(blob);
+	btfinline__free(bi);
+	btfi_scan_free(s);
+	btf__free(base);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	const char *dir = getenv("FIXTURES");
+	int rc = 0, n = 0;
+
+	for (int i = 1; i < argc; i++, n++)
+		rc |= one(argv[i]);
+	if (argc == 1 && dir) {
+		DIR *d = opendir(dir);
+		struct dirent *e;
+
+		while (d && (e = readdir(d))) {
+			char path[4096];
+
+			if (e->d_name[0] == '.' || strchr(e->d_name, '.'))
+				continue;
+			snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+			rc |= one(path);
+			n++;
+		}
+		if (d)
+			closedir(d);
+	}
+	if (!n) {
+		printf("no input (set FIXTURES or pass ELF files)\n");
+		return 77;
+	}
+	return rc;
+}
