@@ -25,14 +25,13 @@ enum fmt { F_TEXT, F_JSON, F_PERF };
 
 struct caller {
 	uint64_t addr;		/* site address */
-	const char *name;	/* enclosing FUNC symbol, NULL if none */
+	char *name;		/* enclosing FUNC symbol, NULL if none */
 	uint64_t off;
 };
 
 struct dump {
 	const char *path;
 	struct btfinline *bi;
-	struct btf *btf;
 	enum fmt fmt;
 	bool is_elf;
 	/* ELF symbols */
@@ -44,6 +43,13 @@ struct dump {
 /* ---- C declarations from BTF (own printer: bounded depth, no libbpf
  * btf_dump state for a handful of prototypes) ---- */
 
+static const char *nm(const struct btfinline *bi, uint32_t off)
+{
+	const char *s = btfinline__name_by_offset(bi, off);
+
+	return s ? s : "?";
+}
+
 static void cat(char *buf, size_t n, const char *s)
 {
 	size_t l = strlen(buf);
@@ -52,7 +58,7 @@ static void cat(char *buf, size_t n, const char *s)
 		snprintf(buf + l, n - l, "%s", s);
 }
 
-static void type_name(const struct btf *btf, uint32_t id, char *buf, size_t n, int depth)
+static void type_name(const struct btfinline *bi, uint32_t id, char *buf, size_t n, int depth)
 {
 	const struct btf_type *t;
 	char tmp[256];
@@ -65,31 +71,31 @@ static void type_name(const struct btf *btf, uint32_t id, char *buf, size_t n, i
 		cat(buf, n, "void");
 		return;
 	}
-	t = btf__type_by_id(btf, id);
+	t = btfinline__type_by_id(bi, id);
 	if (!t) {
 		cat(buf, n, "?");
 		return;
 	}
 	switch (btf_kind(t)) {
 	case BTF_KIND_INT: case BTF_KIND_FLOAT: case BTF_KIND_TYPEDEF:
-		cat(buf, n, btf__name_by_offset(btf, t->name_off));
+		cat(buf, n, nm(bi, t->name_off));
 		break;
 	case BTF_KIND_STRUCT: case BTF_KIND_UNION: case BTF_KIND_ENUM: case BTF_KIND_ENUM64:
 	case BTF_KIND_FWD: {
-		const char *nm = btf__name_by_offset(btf, t->name_off);
+		const char *tn = nm(bi, t->name_off);
 		bool uni = btf_is_union(t) || (btf_is_fwd(t) && btf_kflag(t));
 
 		cat(buf, n, btf_is_any_enum(t) ? "enum " : uni ? "union " : "struct ");
-		cat(buf, n, nm && *nm ? nm : "{...}");
+		cat(buf, n, *tn ? tn : "{...}");
 		break;
 	}
 	case BTF_KIND_PTR: {
-		const struct btf_type *p = btf__type_by_id(btf, t->type);
+		const struct btf_type *p = btfinline__type_by_id(bi, t->type);
 
 		if (p && btf_is_func_proto(p)) {
 			const struct btf_param *pp = btf_params(p);
 
-			type_name(btf, p->type, buf, n, depth + 1);
+			type_name(bi, p->type, buf, n, depth + 1);
 			cat(buf, n, " (*)(");
 			for (int i = 0; i < btf_vlen(p); i++) {
 				if (i)
@@ -97,46 +103,46 @@ static void type_name(const struct btf *btf, uint32_t id, char *buf, size_t n, i
 				if (!pp[i].type && !pp[i].name_off)
 					cat(buf, n, "...");
 				else
-					type_name(btf, pp[i].type, buf, n, depth + 1);
+					type_name(bi, pp[i].type, buf, n, depth + 1);
 			}
 			cat(buf, n, ")");
 			break;
 		}
-		type_name(btf, t->type, buf, n, depth + 1);
+		type_name(bi, t->type, buf, n, depth + 1);
 		cat(buf, n, buf[0] && buf[strlen(buf) - 1] == '*' ? "*" : " *");
 		break;
 	}
 	case BTF_KIND_CONST: case BTF_KIND_VOLATILE: case BTF_KIND_RESTRICT: {
-		const struct btf_type *r = btf__type_by_id(btf, t->type);
+		const struct btf_type *r = btfinline__type_by_id(bi, t->type);
 		const char *q = btf_is_const(t) ? "const" : btf_is_volatile(t) ? "volatile" : "restrict";
 
 		if (r && btf_is_ptr(r)) {	/* char *const p */
-			type_name(btf, t->type, buf, n, depth + 1);
+			type_name(bi, t->type, buf, n, depth + 1);
 			cat(buf, n, q);
 		} else {
 			cat(buf, n, q);
 			cat(buf, n, " ");
-			type_name(btf, t->type, buf, n, depth + 1);
+			type_name(bi, t->type, buf, n, depth + 1);
 		}
 		break;
 	}
 	case BTF_KIND_ARRAY:
-		type_name(btf, btf_array(t)->type, buf, n, depth + 1);
+		type_name(bi, btf_array(t)->type, buf, n, depth + 1);
 		snprintf(tmp, sizeof(tmp), "[%u]", btf_array(t)->nelems);
 		cat(buf, n, tmp);
 		break;
 	case BTF_KIND_TYPE_TAG:
-		type_name(btf, t->type, buf, n, depth + 1);
+		type_name(bi, t->type, buf, n, depth + 1);
 		break;
 	default:
 		cat(buf, n, "?");
 	}
 }
 
-static void decl(const struct btf *btf, uint32_t type, const char *name, char *buf, size_t n)
+static void decl(const struct btfinline *bi, uint32_t type, const char *name, char *buf, size_t n)
 {
 	buf[0] = 0;
-	type_name(btf, type, buf, n, 0);
+	type_name(bi, type, buf, n, 0);
 	if (name && *name) {
 		if (buf[0] && buf[strlen(buf) - 1] != '*')
 			cat(buf, n, " ");
@@ -144,14 +150,20 @@ static void decl(const struct btf *btf, uint32_t type, const char *name, char *b
 	}
 }
 
-static void proto_str(const struct btf *btf, uint32_t func_id, char *buf, size_t n)
+static void proto_str(const struct btfinline *bi, uint32_t func_id, char *buf, size_t n)
 {
-	const struct btf_type *f = btf__type_by_id(btf, func_id);
-	const struct btf_type *p = btf__type_by_id(btf, f->type);
-	const struct btf_param *pp = btf_params(p);
+	const struct btf_type *f = btfinline__type_by_id(bi, func_id);
+	const struct btf_type *p = f ? btfinline__type_by_id(bi, f->type) : NULL;
+	const struct btf_param *pp;
 	char d[512];
 
-	decl(btf, p->type, btf__name_by_offset(btf, f->name_off), buf, n);
+	if (!p || !btf_is_func_proto(p)) {
+		snprintf(buf, n, "?");
+		return;
+	}
+	pp = btf_params(p);
+
+	decl(bi, p->type, nm(bi, f->name_off), buf, n);
 	cat(buf, n, "(");
 	for (int i = 0; i < btf_vlen(p); i++) {
 		if (i)
@@ -160,7 +172,7 @@ static void proto_str(const struct btf *btf, uint32_t func_id, char *buf, size_t
 			cat(buf, n, "...");
 			continue;
 		}
-		decl(btf, pp[i].type, btf__name_by_offset(btf, pp[i].name_off), d, sizeof(d));
+		decl(bi, pp[i].type, nm(bi, pp[i].name_off), d, sizeof(d));
 		cat(buf, n, d);
 	}
 	cat(buf, n, btf_vlen(p) ? ")" : "void)");
@@ -260,63 +272,62 @@ static int cmp_caller(const void *a, const void *b)
 	return (x->addr > y->addr) - (x->addr < y->addr);
 }
 
-/* One pass over the FUNC symbols; each site address found by binary search. */
+/* One pass over the FUNC symbols, read in chunks (the symbol table is not
+ * kept or mapped: vmlinux has 120k symbols); each site address is found by
+ * binary search; only the names of matching symbols are read. */
 static void find_callers(struct dump *d, struct caller *c, size_t n)
 {
 	Elf_Scn *scn = NULL;
+	size_t shstrndx;
 
 	qsort(c, n, sizeof(*c), cmp_caller);
-	if (!d->elf)
+	if (!d->elf || elf_getshdrstrndx(d->elf, &shstrndx))
 		return;
 	while ((scn = elf_nextscn(d->elf, scn))) {
-		GElf_Shdr sh;
-		Elf_Data *data;
+		GElf_Shdr sh, strsh;
+		Elf64_Sym buf[2048];
+		size_t ns;
 
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !(data = elf_getdata(scn, NULL)))
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB ||
+		    gelf_getclass(d->elf) != ELFCLASS64 || sh.sh_entsize != sizeof(Elf64_Sym) ||
+		    !gelf_getshdr(elf_getscn(d->elf, sh.sh_link), &strsh))
 			continue;
-		for (size_t i = 0, ns = sh.sh_size / (sh.sh_entsize ?: 1); i < ns; i++) {
-			GElf_Sym sym;
-			size_t lo = 0, hi = n;
+		ns = sh.sh_size / sizeof(Elf64_Sym);
+		for (size_t i = 0; i < ns; i += 2048) {
+			size_t m = ns - i < 2048 ? ns - i : 2048;
 
-			if (!gelf_getsym(data, i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
-			    !sym.st_size)
-				continue;
-			while (lo < hi) {
-				size_t mid = (lo + hi) / 2;
+			if (pread(d->fd, buf, m * sizeof(*buf), sh.sh_offset + i * sizeof(*buf)) !=
+			    (ssize_t)(m * sizeof(*buf)))
+				break;
+			for (size_t k = 0; k < m; k++) {
+				const Elf64_Sym *sym = &buf[k];
+				size_t lo = 0, hi = n;
 
-				if (c[mid].addr < sym.st_value)
-					lo = mid + 1;
-				else
-					hi = mid;
-			}
-			for (; lo < n && c[lo].addr < sym.st_value + sym.st_size; lo++) {
-				c[lo].name = elf_strptr(d->elf, sh.sh_link, sym.st_name);
-				c[lo].off = c[lo].addr - sym.st_value;
+				if (ELF64_ST_TYPE(sym->st_info) != STT_FUNC || !sym->st_size)
+					continue;
+				while (lo < hi) {
+					size_t mid = (lo + hi) / 2;
+
+					if (c[mid].addr < sym->st_value)
+						lo = mid + 1;
+					else
+						hi = mid;
+				}
+				for (; lo < n && c[lo].addr < sym->st_value + sym->st_size; lo++) {
+					char name[256] = "";
+					ssize_t got = sym->st_name < strsh.sh_size ?
+						pread(d->fd, name, sizeof(name) - 1, strsh.sh_offset + sym->st_name) : -1;
+
+					if (got <= 0)
+						continue;
+					name[got] = 0;
+					free(c[lo].name);
+					c[lo].name = strdup(name);
+					c[lo].off = c[lo].addr - sym->st_value;
+				}
 			}
 		}
 	}
-}
-
-static bool has_func_symbol(struct dump *d, const char *name)
-{
-	Elf_Scn *scn = NULL;
-
-	while (d->elf && (scn = elf_nextscn(d->elf, scn))) {
-		GElf_Shdr sh;
-		Elf_Data *data;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !(data = elf_getdata(scn, NULL)))
-			continue;
-		for (size_t i = 0, ns = sh.sh_size / (sh.sh_entsize ?: 1); i < ns; i++) {
-			GElf_Sym sym;
-			const char *nm;
-
-			if (gelf_getsym(data, i, &sym) && GELF_ST_TYPE(sym.st_info) == STT_FUNC &&
-			    (nm = elf_strptr(d->elf, sh.sh_link, sym.st_name)) && !strcmp(nm, name))
-				return true;
-		}
-	}
-	return false;
 }
 
 static void json_str(const char *s)
@@ -355,11 +366,10 @@ static int dump_func(struct dump *d, const char *name)
 		fprintf(stderr, "btfinline: %s: no inline sites of '%s'\n", d->path, name);
 		return 1;
 	}
-	proto_str(d->btf, s[0].func_id, proto, sizeof(proto));
-	/* Selective: an out-of-line copy exists (ELF symbol, or a base FUNC,
-	 * which pahole emits only for functions with code). */
-	cls = s[0].func_id < btf__type_cnt(btf__base_btf(d->btf)) || has_func_symbol(d, name)
-	      ? "selectively" : "fully";
+	proto_str(d->bi, s[0].func_id, proto, sizeof(proto));
+	/* Selective: its FUNC is in the base, which pahole emits only for
+	 * functions with an out-of-line copy. */
+	cls = s[0].func_id < btfinline__start_id(d->bi) ? "selectively" : "fully";
 	callers = calloc(n, sizeof(*callers));
 	if (!callers)
 		return 1;
@@ -381,8 +391,8 @@ static int dump_func(struct dump *d, const char *name)
 		printf(",\"nsites\":%zu,\"sites\":[", n);
 	}
 	for (size_t i = 0; i < n; i++) {
-		const struct btf_type *f = btf__type_by_id(d->btf, s[i].func_id);
-		const struct btf_type *p = btf__type_by_id(d->btf, f->type);
+		const struct btf_type *f = btfinline__type_by_id(d->bi, s[i].func_id);
+		const struct btf_type *p = btfinline__type_by_id(d->bi, f->type);
 		const struct btf_param *pp = btf_params(p);
 		int nl = btfinline__site_locs(d->bi, &s[i], locs, 64);
 		bool known;
@@ -421,7 +431,7 @@ static int dump_func(struct dump *d, const char *name)
 					   (unsigned long long)c->off);
 
 			for (int k = 0; k < nl && k < 64 && k < btf_vlen(p); k++) {
-				const char *pn = btf__name_by_offset(d->btf, pp[k].name_off);
+				const char *pn = nm(d->bi, pp[k].name_off);
 
 				if (perf_arg(&locs[k], pa, sizeof(pa)))
 					len += snprintf(line + len, sizeof(line) - len > 0 ? sizeof(line) - len : 0,
@@ -437,7 +447,7 @@ static int dump_func(struct dump *d, const char *name)
 			continue;
 		}
 		for (int k = 0; k < nl && k < 64 && k < btf_vlen(p); k++) {
-			const char *pn = btf__name_by_offset(d->btf, pp[k].name_off);
+			const char *pn = nm(d->bi, pp[k].name_off);
 
 			loc_str(&locs[k], loc, sizeof(loc));
 			if (d->fmt == F_TEXT) {
@@ -457,6 +467,8 @@ static int dump_func(struct dump *d, const char *name)
 	}
 	if (d->fmt == F_JSON)
 		printf("]}");
+	for (size_t i = 0; i < n; i++)
+		free(callers[i].name);
 	free(callers);
 	return 0;
 }
@@ -550,11 +562,10 @@ int cmd_dump(int argc, char **argv)
 	err = btfinline__open(d.path, &oo, &d.bi);
 	if (err)
 		return 1;	/* the reader logged "FILE: problem" */
-	d.btf = btfinline__btf(d.bi);
 	d.fd = open(d.path, O_RDONLY | O_CLOEXEC);
 	if (d.fd >= 0 && pread(d.fd, magic, 4, 0) == 4 && !memcmp(magic, ELFMAG, SELFMAG)) {
 		elf_version(EV_CURRENT);
-		d.elf = elf_begin(d.fd, ELF_C_READ_MMAP, NULL);
+		d.elf = elf_begin(d.fd, ELF_C_READ, NULL);
 	}
 	if (optind == argc) {
 		if (d.fmt == F_PERF) {

@@ -347,7 +347,8 @@ static int check_std(struct btfinline *bi, uint32_t id, const uint8_t *p)
 		break;
 	case BTF_KIND_FUNC:
 		if (!id_ok(bi, ref) || kind_of(bi, ref) != BTF_KIND_FUNC_PROTO)
-			return bad(bi, "type [%u] FUNC: type id %u is not a FUNC_PROTO", id, ref);
+			return bad(bi, "type [%u] FUNC: type id %u is not a FUNC_PROTO (base mismatch?)",
+				   id, ref);
 		if (!name_off)
 			return bad(bi, "type [%u] FUNC: no name", id);
 		break;
@@ -430,15 +431,18 @@ static int check_new(struct btfinline *bi, uint32_t id, const uint8_t *p)
 					   id, i, pid);
 		}
 	} else if (kind == BTFI_KIND_LOCSEC) {
+		/* The hot loop of open (one pass over every site): plain arrays. */
 		const char *nm = str_at(bi, name_off);
-		uint32_t pfunc = 0, poff = 0;
+		const uint32_t *ent = (const uint32_t *)e, *toff = bi->s.toff;
+		const uint8_t *kinds = bi->s.kinds, *types = bi->s.types;
+		uint32_t pfunc = 0, poff = 0, start = bi->start_id, nt = bi->s.n;
 		int np = -1;
 
 		if (strncmp(nm, "inline", 6) || !nm[6])
 			return bad(bi, "type [%u] LOCSEC: name '%.64s' is not \"inline<section>\"%s", id,
 				   nm, name_off < bi->base_str_len ? " (base mismatch?)" : "");
-		for (uint32_t i = 0; i < vlen; i++, e += 12) {
-			uint32_t func = rd32(e), proto = rd32(e + 4), off = rd32(e + 8);
+		for (uint32_t i = 0; i < vlen; i++, ent += 3) {
+			uint32_t func = ent[0], proto = ent[1], off = ent[2], pi = proto - start;
 
 			if (i && (func < pfunc || (func == pfunc && off < poff)))
 				return bad(bi, "type [%u] LOCSEC %s: site %u out of (func, offset) order",
@@ -448,7 +452,7 @@ static int check_new(struct btfinline *bi, uint32_t id, const uint8_t *p)
 				int fk = kind_of(bi, func);
 
 				if (fk != BTF_KIND_FUNC) {
-					if (func < bi->start_id && fk >= 0)
+					if (func < start && fk >= 0)
 						return bad(bi, "type [%u] LOCSEC %s: site %u: base type %u is %s, not a FUNC (base mismatch?)",
 							   id, nm, i, func, kname(fk));
 					return bad(bi, "type [%u] LOCSEC %s: site %u: type %u is not a FUNC",
@@ -456,13 +460,13 @@ static int check_new(struct btfinline *bi, uint32_t id, const uint8_t *p)
 				}
 				np = func_nparams(bi, func);
 			}
-			if (kind_of(bi, proto) != BTFI_KIND_LOC_PROTO)
+			if (proto < start || pi >= nt || kinds[pi] != BTFI_KIND_LOC_PROTO)
 				return bad(bi, "type [%u] LOCSEC %s: site %u: type %u is not a LOC_PROTO",
 					   id, nm, i, proto);
-			if (np < 0 || (uint32_t)np != vlen_of(bi, proto))
+			if (np < 0 || (uint32_t)np != (*(const uint32_t *)(types + toff[pi] + 4) & 0xffffff))
 				return bad(bi, "type [%u] LOCSEC %s: site %u: FUNC %u has %d params, LOC_PROTO %u has %u%s",
 					   id, nm, i, func, np, proto, vlen_of(bi, proto),
-					   func < bi->start_id ? " (base mismatch?)" : "");
+					   func < start ? " (base mismatch?)" : "");
 			pfunc = func;
 			poff = off;
 		}
@@ -784,7 +788,7 @@ static int map_region(int fd, uint64_t off, uint64_t len, struct region *r)
 		if (off + len > (uint64_t)st.st_size)
 			return -EINVAL;
 		r->map_len = off - a + len;
-		r->map = mmap(NULL, r->map_len ? r->map_len : 1, PROT_READ, MAP_PRIVATE, fd, a);
+		r->map = mmap(NULL, r->map_len ? r->map_len : 1, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, a);
 		if (r->map != MAP_FAILED) {
 			/* Not 4-byte aligned (an odd section offset): use a copy. */
 			if (!((off - a) % 4)) {
@@ -848,7 +852,7 @@ static int elf_find(struct btfinline *bi, int fd, const char *path, const char *
 
 	*off = *size = 0;
 	elf_version(EV_CURRENT);
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	elf = elf_begin(fd, ELF_C_READ, NULL);
 	if (!elf || elf_kind(elf) != ELF_K_ELF || elf_getshdrstrndx(elf, &shstrndx)) {
 		if (elf)
 			elf_end(elf);

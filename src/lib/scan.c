@@ -16,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <dwarf.h>
 #include <gelf.h>
@@ -297,6 +298,11 @@ static void find_loc_sections(struct btfi_scan *s, struct scan_priv *p)
 
 		if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(s->elf, shstrndx, sh.sh_name)))
 			continue;
+		if (!strcmp(name, ".debug_info") && !(sh.sh_flags & SHF_COMPRESSED) &&
+		    sh.sh_type == SHT_PROGBITS) {
+			p->info_off = sh.sh_offset;
+			p->info_size = sh.sh_size;
+		}
 		if (!strcmp(name, ".debug_loclists"))
 			p->loclists = elf_getdata(scn, NULL);
 		else if (!strcmp(name, ".debug_loc"))
@@ -707,7 +713,8 @@ static bool pv_le(uint64_t a, uint64_t av, uint64_t b, uint64_t bv)
  * range, so zero-length entries [A, A) describe the state at A between
  * views. A probe at the instance's entry sees the state of the entry
  * view. Returns 1 and the ops, 0 if no entry covers it, -1 if the views
- * cannot be used (the caller then ignores views).
+ * cannot be used (the caller then ignores views), -2 if libdw cannot
+ * decode the list.
  */
 static int loc_at_view(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *pdie,
 		       Dwarf_Attribute *loc, uint64_t addr, uint64_t view,
@@ -715,11 +722,14 @@ static int loc_at_view(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *pdie
 {
 	Dwarf_Attribute a;
 	Dwarf_Addr base, start, end;
-	Dwarf_Word lvoff;
+	Dwarf_Word lvoff, listoff;
+	Dwarf_Op *eops;
+	size_t neops;
 	const Elf_Data *sec;
 	const uint8_t *v, *vend;
 	ptrdiff_t off = 0;
 	uint64_t b, e;
+	int found = 0;
 
 	if (!dwarf_attr(pdie, DW_AT_GNU_locviews, &a))
 		return -1;
@@ -732,17 +742,36 @@ static int loc_at_view(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *pdie
 			return -1;
 		lvoff = p->offset_size == 8 ? *(const uint64_t *)a.valp : *(const uint32_t *)a.valp;
 	}
-	if (lvoff >= sec->d_size)
+	/* GCC puts the view pairs right before the list: they must end
+	 * exactly where it starts, else they do not belong to it. */
+	if (dwarf_formudata(loc, &listoff) || lvoff >= listoff || listoff > sec->d_size)
 		return -1;
 	v = (const uint8_t *)sec->d_buf + lvoff;
-	vend = (const uint8_t *)sec->d_buf + sec->d_size;
-	while ((off = dwarf_getlocations(loc, off, &base, &start, &end, ops, nops)) > 0) {
+	vend = (const uint8_t *)sec->d_buf + listoff;
+	while ((off = dwarf_getlocations(loc, off, &base, &start, &end, &eops, &neops)) > 0) {
 		if (!read_uleb(&v, vend, &b) || !read_uleb(&v, vend, &e))
 			return -1;
-		if (pv_le(start, b, addr, view) && !pv_le(end, e, addr, view))
-			return 1;
+		if (!found && pv_le(start, b, addr, view) && !pv_le(end, e, addr, view)) {
+			*ops = eops;	/* libdw caches it: stays valid */
+			*nops = neops;
+			found = 1;
+		}
 	}
-	return off < 0 ? -1 : 0;
+	if (off < 0)
+		return -2;
+	return v == vend ? found : -1;
+}
+
+static int bad_op(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *pdie,
+		  Dwarf_Attribute *a)
+{
+	int op = scan_raw_bad_op(p, a);
+
+	if (op <= 0)
+		return 0;
+	btfi_err(p->log, "%s: DIE 0x%llx: DWARF expression has unknown opcode 0x%02x",
+		 s->path, (unsigned long long)dwarf_dieoffset(pdie), op);
+	return -EINVAL;
 }
 
 static int param_loc(struct btfi_scan *s, struct scan_priv *p, struct walk_ctx *ctx,
@@ -764,12 +793,16 @@ static int param_loc(struct btfi_scan *s, struct scan_priv *p, struct walk_ctx *
 		n = -1;
 		if (ctx->has_view && dwarf_whatform(&a) != DW_FORM_exprloc)
 			n = loc_at_view(s, p, pdie, &a, addr, ctx->view, &ops, &nops);
+		/* An undefined opcode is corrupt input. A defined one libdw
+		 * cannot decode (GCC's DW_OP_GNU_uninit) only makes this
+		 * parameter unsupported, and only if it is the entry we need. */
+		if (n == -2 && (err = bad_op(s, p, pdie, &a)))
+			return err;
 		if (n < 0)
 			n = dwarf_getlocation_addr(&a, addr, &ops, &nops, 1);
 		if (n < 0) {
-			/* libdw rejects ops it does not know (GCC emits
-			 * DW_OP_GNU_uninit, which libdw 0.188 cannot decode):
-			 * this parameter only, not the whole file. */
+			if ((err = bad_op(s, p, pdie, &a)))
+				return err;
 			loc->kind = BTFI_LOC_NONE;
 			loc->reason = BTFI_R_UNSUPPORTED;
 			p->nbad_exprs++;
@@ -1066,6 +1099,27 @@ out:
 	return 0;
 }
 
+/*
+ * Peak RSS: the walk touches .debug_info once, front to back, so drop the
+ * mapped pages before the current CU (MADV_DONTNEED on a read-only file
+ * mapping only forgets them; a later cross-CU reference faults them back
+ * from the page cache). Keeps a kernel scan well under 400 MB.
+ */
+static void trim_info(struct scan_priv *p, uint64_t cu_off)
+{
+	uint64_t upto, from;
+	long pg = sysconf(_SC_PAGESIZE);
+
+	if (!p->map || !p->info_size || cu_off > p->info_size)
+		return;
+	upto = (p->info_off + cu_off) & ~(uint64_t)(pg - 1);
+	from = p->trimmed ? p->trimmed : p->info_off & ~(uint64_t)(pg - 1);
+	if (upto < from + (16u << 20))		/* in 16 MB steps */
+		return;
+	madvise((char *)p->map + from, upto - from, MADV_DONTNEED);
+	p->trimmed = upto;
+}
+
 static int scan_dwarf(struct btfi_scan *s, struct scan_priv *p)
 {
 	Dwarf_CU *cu = NULL;
@@ -1095,6 +1149,7 @@ static int scan_dwarf(struct btfi_scan *s, struct scan_priv *p)
 		err = walk_children(s, p, &cudie, &ctx);
 		if (err)
 			return err;
+		trim_info(p, dwarf_dieoffset(&cudie));
 	}
 	if (r < 0) {
 		btfi_err(p->log, "%s: corrupt DWARF: %s", s->path, dwarf_errmsg(-1));
@@ -1165,7 +1220,17 @@ int btfi_scan_open(const char *path, const struct btfi_scan_opts *opts,
 		goto fail;
 	}
 	elf_version(EV_CURRENT);
-	s->elf = elf_begin(s->fd, ELF_C_READ_MMAP, NULL);
+	/* Our own read-only mapping: pages of CUs already walked can be
+	 * dropped (see trim_info()), which a libelf-owned buffer would not
+	 * allow safely. */
+	if (st.st_size > 0) {
+		p->map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, s->fd, 0);
+		if (p->map == MAP_FAILED)
+			p->map = NULL;
+		else
+			p->map_size = st.st_size;
+	}
+	s->elf = p->map ? elf_memory(p->map, p->map_size) : elf_begin(s->fd, ELF_C_READ_MMAP, NULL);
 	if (!s->elf) {
 		err = -EINVAL;
 		btfi_err(log, "%s: not an ELF file (%s)", path, elf_errmsg(-1));
@@ -1219,12 +1284,14 @@ void btfi_scan_free(struct btfi_scan *s)
 		free(p->syms);
 		free(p->secs);
 		free(p->fnames);
-		free(p);
 	}
 	if (s->dw)
 		dwarf_end(s->dw);
 	if (s->elf)
 		elf_end(s->elf);
+	if (p && p->map)
+		munmap(p->map, p->map_size);
+	free(p);
 	if (s->fd >= 0)
 		close(s->fd);
 	free(s->funcs);

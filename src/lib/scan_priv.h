@@ -72,6 +72,10 @@ struct scan_priv {
 	bool cfi_tried;
 
 	Elf_Data *line, *line_str, *str;	/* for call_file names */
+	void *map;			/* read-only mapping of the file */
+	size_t map_size;
+	uint64_t info_off, info_size;	/* .debug_info in the file */
+	uint64_t trimmed;		/* file offset up to which pages were dropped */
 	const char **fnames;		uint32_t nfnames, fnames_cap;
 	Dwarf_Die cudie;
 	int cu_version, offset_size;
@@ -82,5 +86,8 @@ struct scan_priv {
 };
 
 void scan_read_file_names(struct scan_priv *p, uint64_t off);
+/* Raw check of a location libdw could not decode: the first opcode no DWARF
+ * version defines, 0 if all are defined, -1 if it cannot tell. */
+int scan_raw_bad_op(struct scan_priv *p, Dwarf_Attribute *loc);
 
 #endif

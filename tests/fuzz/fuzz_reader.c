@@ -38,6 +38,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!btfinline__sec_name(bi, sites[i].secno))
 			abort();	/* every site's secno must be valid */
 	}
+	/* The libbpf view of the same types, and our own accessors. */
+	{
+		struct btf *btf = btfinline__btf(bi);
+		uint32_t end = btfinline__start_id(bi) + 64;
+
+		for (uint32_t id = 0; id < end; id++) {
+			const struct btf_type *t = btfinline__type_by_id(bi, id);
+
+			if (t && id)
+				btfinline__name_by_offset(bi, t->name_off);
+			if (btf && id < btf__type_cnt(btf))
+				btf__type_by_id(btf, id);
+		}
+	}
 	btfinline__sizes(bi, &z);
 	btfinline__free(bi);
 	return 0;

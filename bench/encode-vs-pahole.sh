@@ -1,0 +1,36 @@
+#!/bin/bash
+# Speed goal of `btfinline encode` (issue 3, section 5): in the same run on
+# the same vmlinux, `pahole -J` on a copy against `btfinline encode` (which
+# runs the whole DWARF scan, then encodes, then writes the ELF copy), under
+# /usr/bin/time. Prints wall times, peak RSS and the ratio encode/pahole.
+# Goal: ratio <= 1.0. Also times `encode --raw` (no 590 MB ELF copy).
+# Usage: bench/encode-vs-pahole.sh [VMLINUX]   (default: the cached Debian one)
+set -e
+cd "$(dirname "$0")/.."
+BTFINLINE=${BTFINLINE:-build/btfinline}
+VMLINUX=${1:-$(tests/data/fetch-kernel.sh)/vmlinux}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+measure() {	# name, command... -> prints "secs rss_kb"
+	local name=$1; shift
+	/usr/bin/time -f '%e %M' -o "$tmp/$name.time" "$@" >"$tmp/$name.out" 2>&1 ||
+		{ echo "$name failed:" >&2; tail -n 5 "$tmp/$name.out" >&2; exit 1; }
+	cat "$tmp/$name.time"
+}
+
+cp "$VMLINUX" "$tmp/vmlinux.copy"
+sync
+cat "$VMLINUX" "$tmp/vmlinux.copy" >/dev/null
+read -r p_wall p_rss < <(measure pahole pahole -J "$tmp/vmlinux.copy")
+rm -f "$tmp/vmlinux.copy"
+read -r e_wall e_rss < <(measure encode "$BTFINLINE" encode "$VMLINUX" -o "$tmp/vmlinux.enc" -v)
+read -r r_wall r_rss < <(measure raw "$BTFINLINE" encode "$VMLINUX" --raw "$tmp/vmlinux.inline")
+sed 's/^/  /' "$tmp/encode.out"
+printf '%-34s %8s s  %6s MB\n' "pahole -J (copy)" "$p_wall" "$((p_rss / 1024))"
+printf '%-34s %8s s  %6s MB\n' "btfinline encode -o (scan+encode)" "$e_wall" "$((e_rss / 1024))"
+printf '%-34s %8s s  %6s MB\n' "btfinline encode --raw" "$r_wall" "$((r_rss / 1024))"
+awk -v e="$e_wall" -v r="$r_wall" -v p="$p_wall" 'BEGIN {
+	printf "ratio encode/pahole: %.2f (goal <= 1.0): %s\n", e / p, e / p <= 1.0 ? "met" : "NOT met"
+	printf "ratio encode --raw/pahole: %.2f\n", r / p
+}'
