@@ -77,6 +77,8 @@ struct btfinline {
 	struct rsec *secs;		uint32_t nsecs;
 	uint32_t *locsecs;		uint32_t nlocsecs;	/* split index of each LOCSEC */
 	struct chunk *chunks;
+	uint32_t *funcs, nfuncs;		/* distinct FUNC ids named by LOCSECs */
+	uint8_t *fbits;				/* bitmap over all ids: in funcs[] */
 	struct btfinline_sizes sizes;
 };
 
@@ -459,6 +461,10 @@ static int check_new(struct btfinline *bi, uint32_t id, const uint8_t *p)
 						   id, nm, i, func);
 				}
 				np = func_nparams(bi, func);
+				if (!(bi->fbits[func / 8] & (1 << func % 8))) {
+					bi->fbits[func / 8] |= 1 << func % 8;
+					bi->funcs[bi->nfuncs++] = func;
+				}
 			}
 			if (proto < start || pi >= nt || kinds[pi] != BTFI_KIND_LOC_PROTO)
 				return bad(bi, "type [%u] LOCSEC %s: site %u: type %u is not a LOC_PROTO",
@@ -727,6 +733,19 @@ static int parse(struct btfinline *bi)
 		if (bi->s.kinds[i] <= BTF_KIND_ENUM64 &&
 		    (err = check_std(bi, bi->start_id + i, bi->s.types + bi->s.toff[i])))
 			return err;
+	/* Every FUNC id appears at most once in funcs[] (the bitmap); at most
+	 * one per LOCSEC entry. */
+	{
+		size_t nent = 0;
+
+		for (uint32_t i = 0; i < bi->s.n; i++)
+			if (bi->s.kinds[i] == BTFI_KIND_LOCSEC)
+				nent += BTFI_INFO_VLEN(rd32(bi->s.types + bi->s.toff[i] + 4));
+		bi->fbits = calloc((bi->start_id + bi->s.n) / 8 + 1, 1);
+		bi->funcs = malloc((nent < bi->start_id + bi->s.n ? nent : bi->start_id + bi->s.n) * sizeof(*bi->funcs) + 4);
+		if (!bi->fbits || !bi->funcs)
+			return -ENOMEM;
+	}
 	for (uint32_t i = 0; i < bi->s.n; i++)
 		if (bi->s.kinds[i] > BTF_KIND_ENUM64 && bi->s.kinds[i] != 0xff &&
 		    (err = check_new(bi, bi->start_id + i, bi->s.types + bi->s.toff[i])))
@@ -1030,6 +1049,8 @@ void btfinline__free(struct btfinline *bi)
 	free(bi->by_addr);
 	free(bi->secs);
 	free(bi->locsecs);
+	free(bi->funcs);
+	free(bi->fbits);
 	while (bi->chunks) {
 		struct chunk *c = bi->chunks;
 
@@ -1116,13 +1137,6 @@ const struct btfinline_site *btfinline__sites(const struct btfinline *cbi, size_
 	return bi->sites;
 }
 
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* First entry of LOCSEC record t whose func is >= f (entries sorted by func). */
 static uint32_t locsec_lower(const uint8_t *t, uint32_t f)
 {
@@ -1139,31 +1153,46 @@ static uint32_t locsec_lower(const uint8_t *t, uint32_t f)
 	return lo;
 }
 
+/* Number of LOCSEC entries of FUNC id (binary search in each LOCSEC). */
+static size_t func_nsites(const struct btfinline *bi, uint32_t id)
+{
+	size_t n = 0;
+
+	for (uint32_t l = 0; l < bi->nlocsecs; l++) {
+		const uint8_t *t = bi->s.types + bi->s.toff[bi->locsecs[l]];
+		uint32_t v = BTFI_INFO_VLEN(rd32(t + 4));
+
+		for (uint32_t e = locsec_lower(t, id); e < v && rd32(t + 12 + 12 * e) == id; e++)
+			n++;
+	}
+	return n;
+}
+
 size_t btfinline__func_sites(const struct btfinline *cbi, const char *name,
 			     const struct btfinline_site **first)
 {
 	struct btfinline *bi = (struct btfinline *)cbi;
-	uint32_t ids[64], nids = 0;
-	size_t n = 0, k = 0;
+	uint32_t ids[256], nids = 0;
+	size_t n = 0, k = 0, m;
 	struct chunk *c;
 
 	*first = NULL;
-	/* FUNC ids with this name: a pass over the FUNC records (names only),
-	 * then each LOCSEC (sorted by func id) is binary-searched. */
-	for (uint32_t i = 0; i < bi->s.n && nids < 64; i++)
-		if (bi->s.kinds[i] == BTF_KIND_FUNC && !strcmp(name_of(bi, bi->start_id + i), name))
-			ids[nids++] = bi->start_id + i;
-	for (uint32_t id = 1; id < bi->start_id && nids < 64; id++)
-		if (kind_of(bi, id) == BTF_KIND_FUNC && !strcmp(name_of(bi, id), name))
-			ids[nids++] = id;
-	qsort(ids, nids, sizeof(*ids), cmp_u32);
-	for (uint32_t j = 0; j < nids; j++)
-		for (uint32_t l = 0; l < bi->nlocsecs; l++) {
-			const uint8_t *t = bi->s.types + bi->s.toff[bi->locsecs[l]];
-			uint32_t v = BTFI_INFO_VLEN(rd32(t + 4));
+	/* FUNC ids with this name among those LOCSECs name (listed at open),
+	 * then each LOCSEC (sorted by func) is binary-searched. */
+	for (uint32_t i = 0; i < bi->nfuncs && nids < 256; i++) {
+		uint32_t id = bi->funcs[i];
+		const char *fn = name_of(bi, id);
 
-			for (uint32_t e = locsec_lower(t, ids[j]); e < v && rd32(t + 12 + 12 * e) == ids[j]; e++)
-				n++;
+		if (fn[0] == name[0] && !strcmp(fn, name) && (m = func_nsites(bi, id)))
+			ids[nids++] = id, n += m;
+	}
+	/* funcs[] is in LOCSEC order; results go by ascending id. */
+	for (uint32_t i = 1; i < nids; i++)
+		for (uint32_t j = i; j && ids[j - 1] > ids[j]; j--) {
+			uint32_t x = ids[j];
+
+			ids[j] = ids[j - 1];
+			ids[j - 1] = x;
 		}
 	if (!n)
 		return 0;
