@@ -135,10 +135,11 @@ const char *btfinline__sec_name(const struct btfinline *bi, uint32_t secno);
 int btfinline__sec_addr(const struct btfinline *bi, uint32_t secno, uint64_t *addr);
 /* All sites, sorted by (func name, func id, offset). */
 const struct btfinline_site *btfinline__sites(const struct btfinline *bi, size_t *cnt);
-/* Sites of one function name, sorted by (func id, secno, offset): the FUNC
- * ids of that name, then a binary search of each LOCSEC (sorted by func).
- * Returns count; *first is an array owned by bi, valid until
- * btfinline__free() (not the same memory as btfinline__sites()). */
+/* Sites of one function name, sorted by (func id, secno, offset). After
+ * btfinline__sites() was called: binary search in that list; before: the
+ * FUNC ids of that name, then a binary search of each LOCSEC (sorted by
+ * func). Returns count; *first is an array owned by bi, valid until
+ * btfinline__free(). */
 size_t btfinline__func_sites(const struct btfinline *bi, const char *name,
 			     const struct btfinline_site **first);
 /* Sites whose offset equals `offset` in section `secno` (may be several:

@@ -96,7 +96,7 @@ expect_line "$o" '^btfinline: kprobe at btfi_no_such_function\+0x0: no such kern
 expect_line "$o" '^bad-sym rc=-2$'
 expect_line "$o" '^base-check vmlinux.btf rc=0$'
 n='[0-9]+ types, [0-9]+ string bytes'
-expect_line "$o" "^btfinline: base BTF does not match the running kernel's /sys/kernel/btf/vmlinux \\(there: $n; here: $n; first difference at byte $((pos))\\): inline info built for another kernel\$"
+expect_line "$o" "^btfinline: base BTF does not match the running kernel's /sys/kernel/btf/vmlinux \\(running: $n; this one: $n; first difference at byte $((pos))\\): inline info built for another kernel\$"
 expect_line "$o" '^base-check changed.btf rc=-116$'
 expect_line "$o" '^base-check other.btf rc=-116$'
 [ "$(grep -c '^btfinline: base BTF does not match' "$o")" = 2 ] || fail "expected 2 base mismatch messages"

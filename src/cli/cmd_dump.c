@@ -285,7 +285,7 @@ static void find_callers(struct dump *d, struct caller *c, size_t n)
 		return;
 	while ((scn = elf_nextscn(d->elf, scn))) {
 		GElf_Shdr sh, strsh;
-		Elf64_Sym buf[2048];
+		Elf64_Sym buf[512];
 		size_t ns;
 
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB ||
@@ -293,8 +293,8 @@ static void find_callers(struct dump *d, struct caller *c, size_t n)
 		    !gelf_getshdr(elf_getscn(d->elf, sh.sh_link), &strsh))
 			continue;
 		ns = sh.sh_size / sizeof(Elf64_Sym);
-		for (size_t i = 0; i < ns; i += 2048) {
-			size_t m = ns - i < 2048 ? ns - i : 2048;
+		for (size_t i = 0; i < ns; i += 512) {
+			size_t m = ns - i < 512 ? ns - i : 512;
 
 			if (pread(d->fd, buf, m * sizeof(*buf), sh.sh_offset + i * sizeof(*buf)) !=
 			    (ssize_t)(m * sizeof(*buf)))

@@ -22,6 +22,7 @@
 #include "cli.h"
 #include "trace_fmt.h"
 #include "trace_sym.h"
+#include "trace_kernel.h"
 #include "../bpf/trace.h"
 #include "trace.skel.h"
 
@@ -52,6 +53,7 @@ struct trace_ctx {
 	struct timespec t0;
 	uint64_t t0_ns;
 	uint64_t events;
+	struct trace_fold *fold;	/* -k: nested instances fold (trace_kernel.c) */
 };
 
 static volatile sig_atomic_t stop_sig;
@@ -61,6 +63,12 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: btfinline trace -x BINARY [-p PID] [OPTIONS] FUNC... [-- CMD [ARGS]]\n"
+"       btfinline trace -k [--inline-btf BLOB] [--base BTF] [OPTIONS] FUNC...\n"
+"  -k, --kernel         kernel functions, kprobes (inline info: --inline-btf, or\n"
+"                       /sys/kernel/btf/vmlinux.inline)\n"
+"  --base BTF           -k: the base BLOB was encoded against; must equal the running kernel's\n"
+"  --all-instances      -k: print nested instances of the same call too\n"
+"  -d, --duration SEC   stop after SEC seconds\n"
 "  FUNC                 every inline site and the out-of-line entry of FUNC\n"
 "  'FUNC EXPR...'       print only these: ARG, ARG->field.sub, ARG.field\n"
 "  -x, --binary BIN     the ELF whose functions are traced\n"
@@ -330,6 +338,8 @@ static int handle_event(void *ctx, void *data, size_t size)
 	if (size < sizeof(*ev) || ev->tag >= tc->nsites)
 		return 0;
 	ts = &tc->sites[ev->tag];
+	if (tc->fold && fold_hit(tc->fold, ev->tid, ts->func, ts->label, ev->nargs, ev->err, ev->val))
+		return 0;
 	tc->events++;
 	t = (double)(ev->ts - tc->t0_ns) / 1e9;
 	if (tc->json) {
@@ -407,6 +417,10 @@ int cmd_trace(int argc, char **argv)
 		{ "best-effort", no_argument, 0, 'B' },
 		{ "no-entry", no_argument, 0, 'E' },
 		{ "bare", no_argument, 0, 'Z' },	/* bench: empty program */
+		{ "kernel", no_argument, 0, 'k' },
+		{ "base", required_argument, 0, 'K' },
+		{ "all-instances", no_argument, 0, 'A' },
+		{ "duration", required_argument, 0, 'd' },
 		{ "help", no_argument, 0, 'h' },
 		{ 0 }
 	};
@@ -423,6 +437,10 @@ int cmd_trace(int argc, char **argv)
 	char **cmd = NULL;
 	int pid = -1, child = -1, sync_pipe[2] = { -1, -1 }, ret = 1, c, err, status = 0;
 	int nfuncs;
+	bool kernel = false, all_inst = false;
+	const char *kbase = NULL;
+	struct trace_kernel *tk = NULL;
+	double duration = 0;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--")) {
@@ -433,7 +451,7 @@ int cmd_trace(int argc, char **argv)
 		}
 	}
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "x:p:cjo:h", lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "x:p:cjo:hkd:", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'x': tc.binary = optarg; break;
 		case 'p': pid = atoi(optarg); if (pid <= 0) goto badusage; break;
@@ -445,11 +463,19 @@ int cmd_trace(int argc, char **argv)
 		case 'E': no_entry = true; break;
 		case 'Z': tc.bare = true; break;
 		case 'o': outpath = optarg; break;
+		case 'k': kernel = true; break;
+		case 'K': kbase = optarg; break;
+		case 'A': all_inst = true; break;
+		case 'd': duration = atof(optarg); if (duration <= 0) goto badusage; break;
 		case 'h': usage(stdout); return 0;
 		default: goto badusage;
 		}
 	}
 	nfuncs = argc - optind;
+	if (kernel && (tc.binary || pid > 0 || cmd))
+		goto badusage;
+	if (kernel)
+		tc.binary = "kernel";	/* names the target in messages */
 	if (!tc.binary || nfuncs <= 0 || (cmd && !cmd[0]) || (cmd && pid > 0))
 		goto badusage;
 	if (outpath && !(tc.out = fopen(outpath, "w"))) {
@@ -457,7 +483,12 @@ int cmd_trace(int argc, char **argv)
 		return 1;
 	}
 
-	{
+	if (kernel) {
+		if (trace_kernel_open(inline_btf, kbase, &tk, &bi))
+			goto out;
+		if (!all_inst && !(tc.fold = fold_new()))
+			goto out;
+	} else {
 		BTFI_OPTS(btfinline_open_opts, oo, .base_path = inline_btf ? tc.binary : NULL);
 
 		err = btfinline__open(inline_btf ? inline_btf : tc.binary, &oo, &bi);
@@ -465,7 +496,7 @@ int cmd_trace(int argc, char **argv)
 			goto out;
 	}
 	tc.btf = btfinline__btf(bi);
-	sym = trace_sym_open(tc.binary);
+	sym = kernel ? NULL : trace_sym_open(tc.binary);
 
 	/* Sites of every FUNC ('FUNC expr...' splits on spaces). */
 	for (int f = optind; f < argc; f++) {
@@ -488,7 +519,8 @@ int cmd_trace(int argc, char **argv)
 			goto badusage;
 		}
 		func = strdup(func);	/* lives to exit, referenced by sites */
-		err = btfi_collect_sites(bi, tc.binary, func, no_entry, NULL, NULL, NULL, &sl);
+		err = kernel ? trace_kernel_collect(tk, bi, func, no_entry, &sl) :
+			btfi_collect_sites(bi, tc.binary, func, no_entry, NULL, NULL, NULL, &sl);
 		if (!err) {
 			ns = realloc(tc.sites, sl.cnt * sizeof(*ns));
 			err = ns ? 0 : -ENOMEM;
@@ -547,8 +579,12 @@ int cmd_trace(int argc, char **argv)
 	{
 		BTFI_OPTS(btfi_attach_core_opts, co, .policy = policy);
 
-		err = btfi_attach_sites(tc.bare ? skel->progs.btfi_empty : skel->progs.btfi_trace,
-					pid, tc.binary, sl.sites, sl.cnt, &co, &link);
+		if (kernel)
+			err = trace_kernel_attach(tk, tc.bare ? skel->progs.btfi_empty : skel->progs.btfi_trace,
+						  &sl, policy, &link);
+		else
+			err = btfi_attach_sites(tc.bare ? skel->progs.btfi_empty : skel->progs.btfi_trace,
+						pid, tc.binary, sl.sites, sl.cnt, &co, &link);
 		if (err)
 			goto out;
 	}
@@ -569,7 +605,7 @@ int cmd_trace(int argc, char **argv)
 		sync_pipe[1] = -1;
 	}
 
-	while (!stop_sig) {
+	while (!stop_sig && !(duration > 0 && (mono_ns() - tc.t0_ns) / 1e9 >= duration)) {
 		if (rb) {
 			err = ring_buffer__poll(rb, 100);
 			if (err < 0 && err != -EINTR) {
@@ -616,6 +652,8 @@ out:
 	free(tc.sites);
 	trace_sym_close(sym);
 	btfinline__free(bi);
+	trace_kernel_close(tk);
+	fold_free(tc.fold);
 	if (tc.out && tc.out != stdout)
 		fclose(tc.out);
 	else

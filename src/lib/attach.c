@@ -443,3 +443,15 @@ err:
 		close(map_fd);
 	return err ? err : -EINVAL;
 }
+
+/* For the kprobe path (attach_kernel.c), which shares map and policy. */
+int btfi_spec_map_fd(struct bpf_program *prog, const struct btfi_log *log)
+{
+	return find_spec_map(prog, log);
+}
+
+int btfi_sites_policy(const struct btfi_attach_site *sites, size_t n, const char *what,
+		      const struct btfi_attach_core_opts *opts)
+{
+	return check_policy(sites, n, what, opts);
+}

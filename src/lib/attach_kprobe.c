@@ -223,7 +223,7 @@ int btfi_check_base_matches(const struct btf *base_of_blob, const char *sysfs_pa
 			break;
 	kbtf = btf__new(kdata, ksize);
 	btfi_err(log, "base BTF does not match the running kernel's %s "
-		 "(there: %u types, %u string bytes; here: %u types, %u string bytes; "
+		 "(running: %u types, %u string bytes; this one: %u types, %u string bytes; "
 		 "first difference at byte %zu): inline info built for another kernel",
 		 path, kbtf ? btf__type_cnt(kbtf) - 1 : 0, btf_str_len(kdata, ksize),
 		 btf__type_cnt(base_of_blob) - 1, btf_str_len(blob, blob_size), diff);

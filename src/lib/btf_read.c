@@ -39,6 +39,7 @@ struct rbtf {
 	uint32_t *toff;		/* type i at types + toff[i] */
 	uint8_t *kinds;		/* kind of type i; 0xff: unknown, skipped via layout */
 	uint32_t n;
+	void *mem;		size_t mem_len;	/* toff and kinds */
 };
 
 /* A read-only file region: mmap'ed (pages shared with the page cache, no
@@ -79,6 +80,7 @@ struct btfinline {
 	struct chunk *chunks;
 	uint32_t *funcs, nfuncs;		/* distinct FUNC ids named by LOCSECs */
 	uint8_t *fbits;				/* bitmap over all ids: in funcs[] */
+	void *fmem;		size_t fmem_len;	/* funcs and fbits */
 	struct btfinline_sizes sizes;
 };
 
@@ -269,8 +271,44 @@ static int walk_types(struct btfinline *bi, const char *what, struct rbtf *r, ui
 		      const uint8_t *lay, uint32_t nlay)
 {
 	const uint8_t *t = r->types;
-	uint32_t off = 0, n = 0, cap = 0;
+	uint32_t off = 0, n = 0, cap = r->type_len / 12 + 1;
 
+	/* A record is at least 12 bytes: size the index once. Pre-faulted in
+	 * one call (page faults are most of open's cost on small VMs). */
+	r->mem_len = (size_t)cap * 5;
+	r->mem = mmap(NULL, r->mem_len, PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (r->mem == MAP_FAILED) {
+		r->mem = NULL;
+		return -ENOMEM;
+	}
+	r->toff = r->mem;
+	r->kinds = (uint8_t *)r->mem + (size_t)cap * 4;
+
+	/* Per-kind sizes once (layout entries checked against ours here), so
+	 * the loop over every record is a table lookup. 0xff: no size known. */
+	uint8_t isz[128], esz[128];
+
+	for (uint32_t k = 0; k < 128; k++) {
+		isz[k] = esz[k] = 0xff;
+		if (k <= BTFI_KIND_MAX_KNOWN) {
+			isz[k] = btfi_layouts[k].info_sz;
+			esz[k] = btfi_layouts[k].elem_sz;
+		}
+		if (k < nlay) {
+			const uint8_t *l = lay + 4 * k;
+
+			if (k <= BTFI_KIND_MAX_KNOWN && (l[0] != isz[k] || l[1] != esz[k]))
+				return bad(bi, "%slayout for kind %u (%s) is {%u,%u}, expected {%u,%u}",
+					   what, k, kname(k), l[0], l[1], isz[k], esz[k]);
+			if (l[0] % 4 || l[1] % 4 || l[0] == 0xff)
+				isz[k] = 0xfe;	/* record size not a multiple of 4 */
+			else
+				isz[k] = l[0], esz[k] = l[1];
+		}
+	}
+	if ((uint64_t)first_id + cap >= 0x7fffffff)
+		return bad(bi, "%stoo many types", what);
 	while (off < r->type_len) {
 		uint32_t info, kind, vlen;
 		uint64_t rsz;
@@ -281,43 +319,17 @@ static int walk_types(struct btfinline *bi, const char *what, struct rbtf *r, ui
 		info = rd32(t + off + 4);
 		kind = BTFI_INFO_KIND(info);
 		vlen = BTFI_INFO_VLEN(info);
-		if (kind < nlay) {
-			const uint8_t *l = lay + 4 * kind;
-
-			if (kind <= BTFI_KIND_MAX_KNOWN &&
-			    (l[0] != btfi_layouts[kind].info_sz || l[1] != btfi_layouts[kind].elem_sz))
-				return bad(bi, "%slayout for kind %u (%s) is {%u,%u}, expected {%u,%u}",
-					   what, kind, kname(kind), l[0], l[1],
-					   btfi_layouts[kind].info_sz, btfi_layouts[kind].elem_sz);
-			rsz = 12 + l[0] + (uint64_t)vlen * l[1];
-		} else if (kind <= BTFI_KIND_MAX_KNOWN) {
-			rsz = 12 + btfi_layouts[kind].info_sz + (uint64_t)vlen * btfi_layouts[kind].elem_sz;
-		} else {
+		if (isz[kind] >= 0xfe) {
+			if (isz[kind] == 0xfe)
+				return bad(bi, "%stype [%u]: layout of kind %u gives a size not a multiple of 4",
+					   what, first_id + n, kind);
 			return bad(bi, "%stype [%u]: unknown kind %u without layout", what,
 				   first_id + n, kind);
 		}
-		if (rsz % 4)
-			return bad(bi, "%stype [%u]: kind %u record size %llu not a multiple of 4",
-				   what, first_id + n, kind, (unsigned long long)rsz);
+		rsz = 12 + isz[kind] + (uint64_t)vlen * esz[kind];
 		if (rsz > r->type_len - off)
 			return bad(bi, "%stype [%u] %s: vlen %u runs past the type section", what,
 				   first_id + n, kname(kind), vlen);
-		if (n == cap) {
-			uint32_t ncap = cap ? cap * 2 : 1024, *to;
-			uint8_t *k;
-
-			to = realloc(r->toff, ncap * sizeof(*to));
-			if (to)
-				r->toff = to;
-			k = realloc(r->kinds, ncap);
-			if (k)
-				r->kinds = k;
-			if (!to || !k)
-				return -ENOMEM;
-			cap = ncap;
-		}
-		if ((uint64_t)first_id + n >= 0x7fffffff)
-			return bad(bi, "%stoo many types", what);
 		r->toff[n] = off;
 		r->kinds[n] = kind <= BTFI_KIND_MAX_KNOWN ? kind : 0xff;
 		off += rsz;
@@ -741,10 +753,17 @@ static int parse(struct btfinline *bi)
 		for (uint32_t i = 0; i < bi->s.n; i++)
 			if (bi->s.kinds[i] == BTFI_KIND_LOCSEC)
 				nent += BTFI_INFO_VLEN(rd32(bi->s.types + bi->s.toff[i] + 4));
-		bi->fbits = calloc((bi->start_id + bi->s.n) / 8 + 1, 1);
-		bi->funcs = malloc((nent < bi->start_id + bi->s.n ? nent : bi->start_id + bi->s.n) * sizeof(*bi->funcs) + 4);
-		if (!bi->fbits || !bi->funcs)
+		size_t nf = (nent < bi->start_id + bi->s.n ? nent : bi->start_id + bi->s.n) + 1;
+
+		bi->fmem_len = nf * sizeof(*bi->funcs) + (bi->start_id + bi->s.n) / 8 + 1;
+		bi->fmem = mmap(NULL, bi->fmem_len, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+		if (bi->fmem == MAP_FAILED) {
+			bi->fmem = NULL;
 			return -ENOMEM;
+		}
+		bi->funcs = bi->fmem;
+		bi->fbits = (uint8_t *)bi->fmem + nf * sizeof(*bi->funcs);
 	}
 	for (uint32_t i = 0; i < bi->s.n; i++)
 		if (bi->s.kinds[i] > BTF_KIND_ENUM64 && bi->s.kinds[i] != 0xff &&
@@ -1041,16 +1060,16 @@ void btfinline__free(struct btfinline *bi)
 	unmap_region(&bi->blob);
 	unmap_region(&bi->bregion);
 	free(bi->base_path);
-	free(bi->s.toff);
-	free(bi->s.kinds);
-	free(bi->b.toff);
-	free(bi->b.kinds);
+	if (bi->s.mem)
+		munmap(bi->s.mem, bi->s.mem_len);
+	if (bi->b.mem)
+		munmap(bi->b.mem, bi->b.mem_len);
 	free(bi->sites);
 	free(bi->by_addr);
 	free(bi->secs);
 	free(bi->locsecs);
-	free(bi->funcs);
-	free(bi->fbits);
+	if (bi->fmem)
+		munmap(bi->fmem, bi->fmem_len);
 	while (bi->chunks) {
 		struct chunk *c = bi->chunks;
 
@@ -1177,7 +1196,32 @@ size_t btfinline__func_sites(const struct btfinline *cbi, const char *name,
 	struct chunk *c;
 
 	*first = NULL;
-	/* FUNC ids with this name among those LOCSECs name (listed at open),
+	/* Once the name-sorted list exists (btfinline__sites()), binary search it. */
+	if (bi->sites) {
+		size_t lo = 0, hi = bi->nsites, end;
+
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (strcmp(name_of(bi, bi->sites[mid].func_id), name) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (end = lo, hi = bi->nsites; end < hi;) {
+			size_t mid = end + (hi - end) / 2;
+
+			if (strcmp(name_of(bi, bi->sites[mid].func_id), name) <= 0)
+				end = mid + 1;
+			else
+				hi = mid;
+		}
+		*first = end > lo ? bi->sites + lo : NULL;
+		return end - lo;
+	}
+	/* Else (one lookup, e.g. `dump FUNC`: sorting 30k names would cost
+	 * more than the lookup): FUNC ids with this name among those LOCSECs
+	 * name (listed at open),
 	 * then each LOCSEC (sorted by func) is binary-searched. */
 	for (uint32_t i = 0; i < bi->nfuncs && nids < 256; i++) {
 		uint32_t id = bi->funcs[i];

@@ -180,6 +180,31 @@ int64_t btfi_ksyms_kaslr_delta(const struct btfi_ksyms *ks, uint64_t link_text)
 	return (int64_t)(ks->text - link_text);
 }
 
+/* First index in by_name whose name is >= `name`. */
+static size_t name_lower_bound(const struct btfi_ksyms *ks, const char *name)
+{
+	size_t lo = 0, hi = ks->cnt;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(ks->syms[ks->by_name[mid]].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+const struct btfi_ksym *btfi_ksyms_by_name_nth(const struct btfi_ksyms *ks, const char *name,
+					       int k)
+{
+	size_t i = name_lower_bound(ks, name) + (k < 0 ? ks->cnt : (size_t)k);
+
+	return i < ks->cnt && !strcmp(ks->syms[ks->by_name[i]].name, name) ?
+	       &ks->syms[ks->by_name[i]] : NULL;
+}
+
 int btfi_ksyms_by_name(const struct btfi_ksyms *ks, const char *name,
 		       const struct btfi_ksym **sym)
 {

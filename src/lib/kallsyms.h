@@ -44,6 +44,9 @@ int64_t btfi_ksyms_kaslr_delta(const struct btfi_ksyms *ks, uint64_t link_text);
  * should attach by address), *sym set to the first one. */
 int btfi_ksyms_by_name(const struct btfi_ksyms *ks, const char *name,
 		       const struct btfi_ksym **sym);
+/* The k-th (0-based, in name order) symbol named `name`, NULL if none. */
+const struct btfi_ksym *btfi_ksyms_by_name_nth(const struct btfi_ksyms *ks, const char *name,
+					       int k);
 /* Text symbol containing addr (greatest text symbol start <= addr, below
  * _etext or inside init text). NULL if none. */
 const struct btfi_ksym *btfi_ksyms_by_addr(const struct btfi_ksyms *ks, uint64_t addr);

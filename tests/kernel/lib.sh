@@ -54,3 +54,29 @@ expect_line() {
 	grep -Eq -- "$2" "$1" || fail "no line matching '$2' in $1"
 	echo "ok: $2"
 }
+
+# perf probe's kprobe_events definitions for FUNC's sites (perf reads the
+# debug vmlinux's DWARF: an independent reference), renamed btfi/FUNC_N.
+# perf marks an argument without a location with \deade12d, which tracefs
+# rejects: those arguments are dropped. Usage: perf_probe_defs FUNC ARG...
+perf_probe_defs() {
+	local f=$1; shift
+	perf probe -k "$KCACHE/vmlinux" -D "$f $*" 2>/dev/null |
+		awk -v f="$f" '/^p:/ { $1 = "p:btfi/" f "_" n++; print }' |
+		sed 's/ [^ =]*=\\deade12d:[a-z0-9]*//g'
+}
+
+# The raw .BTF.inline blob of the cached debug vmlinux, encoded once and
+# cached by build id (encoding takes a few seconds). Prints the path.
+kernel_inline_blob() {
+	local id blob
+	id=$(readelf -n "$KCACHE/vmlinux" | sed -n 's/.*Build ID: *\([0-9a-f]*\).*/\1/p' | head -n 1)
+	[ -n "$id" ] || return 1
+	blob=$KCACHE/inline/$id.blob
+	if [ ! -s "$blob" ]; then
+		mkdir -p "$KCACHE/inline" &&
+		"${BTFINLINE:-$KBUILD/btfinline}" encode "$KCACHE/vmlinux" --raw "$blob.tmp.$$" >&2 &&
+		mv "$blob.tmp.$$" "$blob" || { rm -f "$blob.tmp.$$"; return 1; }
+	fi
+	echo "$blob"
+}

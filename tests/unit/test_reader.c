@@ -151,8 +151,14 @@ static void test_decode(const void *blob, size_t sz, struct btf *base)
 			size_t na;
 			const struct btfinline_site *all = btfinline__sites(bi, &na);
 
+			const struct btfinline_site *s2;
+
 			CHECK(na == 2 && all[0].offset == 0x10 && all[1].offset == 0x20 &&
 			      all[1].loc_proto_id == s[1].loc_proto_id, "all sites");
+			/* now through the name-sorted list */
+			CHECK(btfinline__func_sites(bi, "foo", &s2) == 2 && s2 == all &&
+			      btfinline__func_sites(bi, "fo", &s2) == 0 &&
+			      btfinline__func_sites(bi, "zzz", &s2) == 0, "func_sites via sorted list");
 		}
 		CHECK(btfinline__sites_at(bi, 0, 0x18, at, 4) == 0, "sites_at 0x18");
 	}

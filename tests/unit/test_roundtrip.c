@@ -125,7 +125,35 @@ static int one(const char *path)
 				&locs[k]);
 		push(&got, strdup(buf));
 	}
-	qsort(want.v, want.n, sizeof(char *), cmps);
+	/* func_sites by name, both lookup paths (a second reader has not built
+	 * the sorted list), against the scan's count per name. */
+	{
+		struct btfinline *bi2 = NULL;
+		size_t checked = 0;
+
+		if (btfinline__open_mem(blob, sz, base, NULL, &bi2))
+			bad++;
+		qsort(want.v, want.n, sizeof(char *), cmps);	/* by name first */
+		for (size_t i = 0; bi2 && i < want.n;) {
+			const struct btfinline_site *f1, *f2;
+			size_t j = i, len = strcspn(want.v[i], " "), n1, n2;
+			char name[512];
+
+			snprintf(name, sizeof(name), "%.*s", (int)len, want.v[i]);
+			while (j < want.n && !strncmp(want.v[j], want.v[i], len + 1))
+				j++;
+			n2 = btfinline__func_sites(bi, name, &f2);
+			n1 = checked < 300 ? btfinline__func_sites(bi2, name, &f1) : n2;
+			if (n1 != j - i || n2 != j - i) {
+				if (bad++ < 10)
+					printf("  func_sites(%s): %zu / %zu, scan has %zu\n", name, n1, n2, j - i);
+			}
+			checked++;
+			i = j;
+		}
+		printf("  func_sites agrees with the scan for %zu function names\n", checked);
+		btfinline__free(bi2);
+	}
 	qsort(got.v, got.n, sizeof(char *), cmps);
 	for (size_t i = 0, j = 0; i < want.n || j < got.n;) {
 		int c = i == want.n ? 1 : j == got.n ? -1 : strcmp(want.v[i], got.v[j]);

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* `trace -k`: the kernel side of the trace command (inline info for the
+ * running kernel, kprobe sites, attach), and folding of nested instances. */
+#ifndef BTFI_TRACE_KERNEL_H
+#define BTFI_TRACE_KERNEL_H
+#include <stdbool.h>
+#include <stdint.h>
+#include "btfinline.h"
+#include "attach.h"
+
+struct trace_kernel;
+
+/* Inline info (`inline_btf`, NULL: /sys/kernel/btf/vmlinux.inline), checked
+ * against the running kernel (and `base` if given), kallsyms, blacklist. */
+int trace_kernel_open(const char *inline_btf, const char *base, struct trace_kernel **tk,
+		      struct btfinline **bi);
+void trace_kernel_close(struct trace_kernel *tk);
+/* Sites of func appended to sl; skipped sites reported on stderr. */
+int trace_kernel_collect(struct trace_kernel *tk, struct btfinline *bi, const char *func,
+			 bool no_entry, struct btfi_site_list *sl);
+/* Attach prog at every site (raises RLIMIT_NOFILE; reports attach time). */
+int trace_kernel_attach(struct trace_kernel *tk, struct bpf_program *prog,
+			const struct btfi_site_list *sl, enum btfinline_policy policy,
+			struct btfinline_link **link);
+
+/*
+ * Nested instances of one function (GCC partial inlining puts an instance
+ * of F inside an inlined F). fold_hit() returns true when a hit is the
+ * nested instance of the call the same thread hit just before: same
+ * function, same caller symbol, a later site, equal argument values
+ * (docs/DESIGN.md). One state per thread slot.
+ */
+struct trace_fold;
+struct trace_fold *fold_new(void);
+void fold_free(struct trace_fold *f);
+/* label: "caller+0xOFF" (anything else never folds). */
+bool fold_hit(struct trace_fold *f, uint32_t tid, const char *func, const char *label,
+	      uint32_t nargs, const int32_t *err, const void *val);	/* __u64 val[][2] */
+#endif

@@ -1,0 +1,515 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Kprobe attach at the inline sites of a kernel function: inline info for
+ * the running kernel, sites rebased with /proc/kallsyms, probe-able sites
+ * only, and btfinline_attach_kprobe().
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include "attach_kernel.h"
+#include "attach_kprobe.h"
+#include "log.h"
+
+/* ---- kprobe blacklist ---- */
+
+static int range_cmp(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+
+	return *x < *y ? -1 : *x > *y;
+}
+
+int btfi_kblacklist_load(const char *path, struct btfi_kblacklist *bl)
+{
+	char line[256];
+	size_t cap = 0;
+	FILE *f;
+
+	memset(bl, 0, sizeof(*bl));
+	f = fopen(path ? path : BTFI_KPROBE_BLACKLIST, "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long s, e;
+
+		/* "0xSTART-0xEND\tsym [mod]"; zeros when addresses are hidden */
+		if (sscanf(line, "0x%llx-0x%llx", &s, &e) != 2 || !s || e <= s)
+			continue;
+		if (bl->n == cap) {
+			size_t nc = cap ? cap * 2 : 256;
+			void *nr = realloc(bl->r, nc * sizeof(*bl->r));
+
+			if (!nr)
+				break;
+			bl->r = nr;
+			cap = nc;
+		}
+		bl->r[bl->n].start = s;
+		bl->r[bl->n].end = e;
+		bl->n++;
+	}
+	fclose(f);
+	qsort(bl->r, bl->n, sizeof(*bl->r), range_cmp);
+	return 0;
+}
+
+void btfi_kblacklist_free(struct btfi_kblacklist *bl)
+{
+	free(bl->r);
+	memset(bl, 0, sizeof(*bl));
+}
+
+bool btfi_kblacklist_has(const struct btfi_kblacklist *bl, uint64_t addr)
+{
+	size_t lo = 0, hi = bl ? bl->n : 0;
+
+	while (lo < hi) {	/* ranges may overlap: check the last few starts <= addr */
+		size_t mid = (lo + hi) / 2;
+
+		if (bl->r[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i-- > 0 && lo - i <= 8;)
+		if (addr < bl->r[i].end)
+			return true;
+	return false;
+}
+
+void btfi_kskips_add(struct btfi_kskips *sk, const char *label, const char *why)
+{
+	size_t len;
+
+	if (!sk)
+		return;
+	len = strlen(sk->text);
+	sk->n++;
+	if (len + 4 >= sizeof(sk->text))
+		return;
+	if (strlen(label) + strlen(why) + len + 8 >= sizeof(sk->text)) {
+		strcat(sk->text, len ? ", ..." : "...");
+		return;
+	}
+	snprintf(sk->text + len, sizeof(sk->text) - len, "%s%s (%s)", len ? ", " : "", label, why);
+}
+
+/* ---- inline info for the running kernel ---- */
+
+struct msgbuf { char s[512]; };
+
+static void keep_msg(void *ctx, const char *msg)
+{
+	struct msgbuf *m = ctx;
+
+	if (!m->s[0])
+		snprintf(m->s, sizeof(m->s), "%s", msg);
+}
+
+static bool file_is_elf(const char *path)
+{
+	unsigned char mg[4] = { 0 };
+	FILE *f = fopen(path, "re");
+	bool elf;
+
+	if (!f)
+		return false;
+	elf = fread(mg, 1, 4, f) == 4 && !memcmp(mg, "\177ELF", 4);
+	fclose(f);
+	return elf;
+}
+
+/* `file`'s BTF (an ELF's .BTF, or raw) must be the running kernel's. */
+static int check_base_file(const char *file, const char *what, const struct btfi_log *log)
+{
+	struct msgbuf m = { { 0 } };
+	struct btfi_log ml = { keep_msg, &m };
+	struct btf *b;
+	int err;
+
+	b = btf__parse(file, NULL);
+	if (!b) {
+		err = -errno;
+		btfi_err(log, "%s: cannot read %s BTF: %s", file, what, strerror(-err));
+		return err;
+	}
+	err = btfi_check_base_matches(b, BTFI_SYSFS_BTF, &ml);
+	btf__free(b);
+	if (err)
+		btfi_err(log, "%s: %s", file, m.s);
+	return err;
+}
+
+int btfi_kernel_inline_open(const char *blob, const char *base_file,
+			    const struct btfi_log *log, struct btfinline **out)
+{
+	struct msgbuf m = { { 0 } };
+	BTFI_OPTS(btfinline_open_opts, oo, .base_path = BTFI_SYSFS_BTF,
+		  .log = { keep_msg, &m });
+	const char *path = blob ? blob : BTFI_SYSFS_INLINE;
+	int err;
+
+	*out = NULL;
+	if (access(BTFI_SYSFS_BTF, R_OK)) {
+		err = -errno;
+		btfi_err(log, "%s: %s (kernel without CONFIG_DEBUG_INFO_BTF?)", BTFI_SYSFS_BTF,
+			 strerror(errno));
+		return err;
+	}
+	if (!blob && access(path, R_OK)) {
+		btfi_err(log, "%s: not provided by this kernel; pass --inline-btf FILE "
+			 "(btfinline encode VMLINUX --raw FILE, from this kernel's debug vmlinux)", path);
+		return -ENOENT;
+	}
+	/* A raw blob does not name its base: the optional base file (what it
+	 * was encoded against) and an ELF's own .BTF are compared byte for
+	 * byte; the blob is then checked structurally against the live base. */
+	if (base_file && (err = check_base_file(base_file, "base", log)))
+		return err;
+	if (blob && file_is_elf(blob) && (err = check_base_file(blob, "its", log)))
+		return err;
+	err = btfinline__open(path, &oo, out);
+	if (err) {
+		/* the reader's message names the file and the record */
+		if (err == -ENOENT || err == -EACCES || err == -ENOMEM || err == -EIO)
+			btfi_err(log, "%s", m.s);
+		else
+			btfi_err(log, "%s; not inline info for the running kernel (its BTF is %s)",
+				 m.s, BTFI_SYSFS_BTF);
+		return err == -EINVAL ? -ESTALE : err;
+	}
+	return 0;
+}
+
+/* ---- sites ---- */
+
+static int func_params(const struct btf *btf, uint32_t func_id, uint32_t *proto_id,
+		       const char ***names, uint32_t *n, struct btfi_site_list *l)
+{
+	const struct btf_type *f = btf__type_by_id(btf, func_id), *p;
+	const struct btf_param *pp;
+
+	if (!f || !btf_is_func(f) || !(p = btf__type_by_id(btf, f->type)) || !btf_is_func_proto(p))
+		return -EINVAL;
+	*proto_id = f->type;
+	*n = btf_vlen(p);
+	pp = btf_params(p);
+	if (*n && !pp[*n - 1].type)
+		(*n)--;
+	*names = btfi_site_list_alloc(l, (*n + 1) * sizeof(char *));
+	if (!*names)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < *n; i++)
+		(*names)[i] = btf__name_by_offset(btf, pp[i].name_off);
+	return 0;
+}
+
+static void klabel(const struct btfi_ksyms *ks, uint64_t addr, char *buf, size_t len)
+{
+	const struct btfi_ksym *s = btfi_ksyms_by_addr(ks, addr);
+
+	if (s)
+		snprintf(buf, len, "%s+0x%llx", s->name, (unsigned long long)(addr - s->addr));
+	else
+		snprintf(buf, len, "0x%llx", (unsigned long long)addr);
+}
+
+static void drop_msg(void *ctx, const char *msg) { (void)ctx; (void)msg; }
+
+int btfi_collect_ksites(struct btfinline *bi, const struct btfi_ksyms *ks,
+			const struct btfi_kblacklist *bl, const char *func, bool no_entry,
+			btfinline_site_filter_fn filter, void *filter_ctx,
+			const struct btfi_log *log, struct btfi_site_list *out,
+			struct btfi_kskips *skips)
+{
+	const struct btf *btf = btfinline__btf(bi);
+	const struct btfinline_site *first;
+	struct btfi_log quiet = { drop_msg, NULL };
+	size_t n, before = out->cnt, nskip0 = skips->n;
+	bool known = false;
+
+	if (!btf) {
+		btfi_err(log, "kernel: %s: cannot build the BTF view", func);
+		return -EINVAL;
+	}
+	n = btfinline__func_sites(bi, func, &first);
+	for (size_t i = 0; i < n; i++) {
+		const struct btfinline_site *s = &first[i];
+		const char *sec = btfinline__sec_name(bi, s->secno);
+		struct btfi_attach_site *as;
+		char label[96];
+		uint64_t base, addr;
+		uint32_t proto;
+		int cnt, err;
+
+		known = true;
+		if (filter && !filter(filter_ctx, s))
+			continue;
+		if (!sec || btfi_ksyms_sec_base(ks, sec, &base, &quiet)) {
+			snprintf(label, sizeof(label), "%s+0x%x", sec ? sec : "?", s->offset);
+			btfi_kskips_add(skips, label, sec && strstr(sec, "init") ?
+					"init text, freed after boot" : "section not resident");
+			continue;
+		}
+		addr = base + s->offset;
+		klabel(ks, addr, label, sizeof(label));
+		if (!btfi_ksyms_by_addr(ks, addr)) {
+			btfi_kskips_add(skips, label, "outside kernel text");
+			continue;
+		}
+		if (btfi_kblacklist_has(bl, addr)) {
+			btfi_kskips_add(skips, label, "kprobe blacklist");
+			continue;
+		}
+		as = btfi_site_list_add(out);
+		if (!as)
+			goto nomem;
+		as->func = func;
+		as->func_id = s->func_id;
+		as->vaddr = addr;
+		memcpy(as->label, label, sizeof(as->label));
+		cnt = btfinline__site_locs(bi, s, NULL, 0);
+		if (cnt < 0) {
+			btfi_err(log, "kernel: %s: bad site %s", func, label);
+			return cnt;
+		}
+		err = func_params(btf, s->func_id, &proto, &as->arg_names, &as->nargs, out);
+		if (err == -ENOMEM)
+			goto nomem;
+		if (err) {	/* no FUNC_PROTO: count from LOC_PROTO, no names */
+			as->nargs = cnt;
+			as->arg_names = NULL;
+		}
+		as->locs = btfi_site_list_alloc(out, ((uint32_t)cnt > as->nargs ? (uint32_t)cnt : as->nargs) *
+						sizeof(*as->locs) + 1);
+		if (!as->locs)
+			goto nomem;
+		btfinline__site_locs(bi, s, as->locs, cnt);
+	}
+	if (!no_entry && (!filter || filter(filter_ctx, NULL))) {
+		int nsym = btfi_ksyms_by_name(ks, func, NULL);
+		int fid = btf__find_by_name_kind(btf, func, BTF_KIND_FUNC);
+
+		/* Every symbol of that name, by address: a kprobe at "sym+0"
+		 * would take the first one only. */
+		for (int k = 0; k < nsym; k++) {
+			const struct btfi_ksym *sym = btfi_ksyms_by_name_nth(ks, func, k);
+			struct btfi_attach_site *as;
+			uint32_t proto;
+
+			known = true;
+			if (!sym || (sym->type != 't' && sym->type != 'T' &&
+				     sym->type != 'w' && sym->type != 'W'))
+				continue;
+			if (btfi_kblacklist_has(bl, sym->addr)) {
+				btfi_kskips_add(skips, func, "entry: kprobe blacklist");
+				continue;
+			}
+			as = btfi_site_list_add(out);
+			if (!as)
+				goto nomem;
+			as->func = func;
+			as->entry = true;
+			as->vaddr = sym->addr;
+			if (nsym > 1)
+				snprintf(as->label, sizeof(as->label), "entry@0x%llx",
+					 (unsigned long long)sym->addr);
+			else
+				snprintf(as->label, sizeof(as->label), "%s (entry)", func);
+			if (fid <= 0 || func_params(btf, fid, &proto, &as->arg_names, &as->nargs, out)) {
+				as->nargs = 0;	/* no prototype: hits without arguments */
+				continue;
+			}
+			as->func_id = fid;
+			as->locs = btfi_site_list_alloc(out, as->nargs * sizeof(*as->locs) + 1);
+			if (!as->locs)
+				goto nomem;
+			btfi_entry_locs(btf, proto, as->locs, as->nargs);
+		}
+	}
+	if (out->cnt == before) {
+		if (!known)
+			btfi_err(log, "kernel: %s: no inline site and no kernel symbol of that name", func);
+		else
+			btfi_err(log, "kernel: %s: no probe-able site (%zu skipped: %s)", func,
+				 skips->n - nskip0, skips->text);
+		return -ENOENT;
+	}
+	return 0;
+nomem:
+	btfi_err(log, "kernel: %s: out of memory", func);
+	return -ENOMEM;
+}
+
+/* ---- attach ---- */
+
+static void fill_spec(const struct btfi_attach_site *s, uint64_t vaddr, struct btfi_site_spec *spec)
+{
+	memset(spec, 0, sizeof(*spec));
+	spec->nargs = s->nargs > BTFI_MAX_ARGS ? BTFI_MAX_ARGS : s->nargs;
+	spec->flags = BTFI_SPEC_KERNEL;
+	spec->vaddr = vaddr;
+	spec->user = s->tag;
+	for (uint32_t k = 0; k < spec->nargs; k++) {
+		struct btfi_arg_spec *a = &spec->args[k];
+		const char *why;
+
+		if (btfi_loc_to_spec(&s->locs[k], a, &why))
+			a->kind = BTFI_ARG_NONE;	/* the policy already decided */
+		if (s->extra) {
+			a->nsteps = s->extra[k].nsteps;
+			a->str = s->extra[k].str;
+			memcpy(a->steps, s->extra[k].steps, sizeof(a->steps));
+		}
+	}
+}
+
+int btfi_attach_ksites(struct bpf_program *prog, const struct btfi_attach_site *sites,
+		       size_t n, int64_t kaslr_delta, const struct btfi_attach_core_opts *opts,
+		       struct btfinline_link **out, struct btfi_kskips *skips)
+{
+	struct btfinline_link *l = NULL;
+	__u64 key, next, cookie = 0;
+	int err, map_fd, pmu;
+
+	*out = NULL;
+	if (!n) {
+		btfi_err(&opts->log, "kernel: nothing to attach");
+		return -ENOENT;
+	}
+	err = btfi_sites_policy(sites, n, "kernel", opts);
+	if (err)
+		return err;
+	pmu = btfi_kprobe_pmu_type(&opts->log);
+	if (pmu < 0)
+		return pmu;
+	map_fd = btfi_spec_map_fd(prog, &opts->log);
+	if (map_fd < 0)
+		return map_fd;
+	l = calloc(1, sizeof(*l));
+	if (l) {
+		l->map_fd = map_fd;
+		l->links = calloc(n, sizeof(*l->links));
+		l->cookies = calloc(n, sizeof(*l->cookies));
+	}
+	if (!l || !l->links || !l->cookies) {
+		btfi_err(&opts->log, "kernel: out of memory");
+		err = -ENOMEM;
+		goto err;
+	}
+	for (err = bpf_map_get_next_key(map_fd, NULL, &key); !err;
+	     err = bpf_map_get_next_key(map_fd, &key, &next), key = next)
+		if (key > cookie)
+			cookie = key;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct btfi_attach_site *s = &sites[i];
+		struct msgbuf m = { { 0 } };
+		BTFI_OPTS(btfi_kprobe_opts, ko, .pmu_type = pmu, .log = { keep_msg, &m });
+		struct btfi_site_spec spec;
+		struct bpf_link *bl;
+
+		/* PT_REGS_IP in a kprobe is the probe address + 1; ADDR
+		 * arguments rebase by ip - vaddr, i.e. by the KASLR slide. */
+		fill_spec(s, s->vaddr - kaslr_delta + 1, &spec);
+		do {
+			cookie++;
+			err = bpf_map_update_elem(map_fd, &cookie, &spec, BPF_NOEXIST);
+		} while (err && errno == EEXIST);
+		if (err) {
+			err = -errno;
+			btfi_err(&opts->log, "kernel: %s: spec map update: %s%s", s->func,
+				 strerror(-err), err == -E2BIG ? " (btfi_specs full)" : "");
+			goto err;
+		}
+		ko.bpf_cookie = cookie;
+		err = btfi_kprobe_attach(prog, NULL, s->vaddr, &ko, &bl);
+		if (err == -EINVAL) {	/* notrace, __kprobes, ...: leave it out */
+			bpf_map_delete_elem(map_fd, &cookie);
+			btfi_kskips_add(skips, s->label, "kernel refuses a kprobe there");
+			continue;
+		}
+		if (err) {
+			bpf_map_delete_elem(map_fd, &cookie);
+			btfi_err(&opts->log, "kernel: %s: site %s: %s", s->func, s->label, m.s);
+			goto err;
+		}
+		l->links[l->cnt] = bl;
+		l->cookies[l->cnt++] = cookie;
+	}
+	if (!l->cnt) {
+		btfi_err(&opts->log, "kernel: %s: the kernel refused every site (%s)", sites[0].func,
+			 skips->text);
+		err = -ENOENT;
+		goto err;
+	}
+	*out = l;
+	return 0;
+err:
+	if (l)
+		btfinline_link__destroy(l);
+	else
+		close(map_fd);
+	return err ? err : -EINVAL;
+}
+
+struct btfinline_link *btfinline_attach_kprobe(struct bpf_program *prog, const char *func,
+					       const struct btfinline_attach_opts *opts)
+{
+	BTFI_OPTS(btfi_attach_core_opts, co);
+	struct btfi_site_list sl = { 0 };
+	struct btfi_kblacklist bl = { 0 };
+	struct btfinline_link *link = NULL;
+	struct btfi_kskips skips = { 0 };
+	struct btfi_ksyms *ks = NULL;
+	struct btfinline *bi = NULL;
+	struct btfi_log log = { 0 };
+	int err;
+
+	if (opts && opts->sz >= offsetof(struct btfinline_attach_opts, log) + sizeof(opts->log))
+		log = opts->log;
+	if (!prog || !func) {
+		btfi_err(&log, "attach: program and function are required");
+		errno = EINVAL;
+		return NULL;
+	}
+	if (opts && opts->bi)
+		bi = opts->bi;
+	else if ((err = btfi_kernel_inline_open(NULL, NULL, &log, &bi)))
+		goto out;
+	{
+		BTFI_OPTS(btfi_ksyms_opts, kso, .log = log);
+
+		if ((err = btfi_ksyms_load(&kso, &ks)))
+			goto out;
+	}
+	btfi_kblacklist_load(NULL, &bl);
+	err = btfi_collect_ksites(bi, ks, &bl, func, opts && opts->no_entry,
+				  opts ? opts->filter : NULL, opts ? opts->filter_ctx : NULL,
+				  &log, &sl, &skips);
+	if (err)
+		goto out;
+	co.policy = opts ? opts->policy : BTFI_ALL_OR_NONE;
+	co.kernel = true;
+	co.log = log;
+	err = btfi_attach_ksites(prog, sl.sites, sl.cnt,
+				 btfi_ksyms_kaslr_delta(ks, BTFI_X86_64_LINK_TEXT), &co, &link, &skips);
+	if (!err && skips.n)	/* informational, once */
+		btfi_err(&log, "kernel: %s: %zu site%s skipped: %s", func, skips.n,
+			 skips.n > 1 ? "s" : "", skips.text);
+out:
+	btfi_site_list_free(&sl);
+	btfi_kblacklist_free(&bl);
+	btfi_ksyms_free(ks);
+	if (bi && (!opts || bi != opts->bi))
+		btfinline__free(bi);
+	if (err)
+		errno = -err;
+	return err ? NULL : link;
+}

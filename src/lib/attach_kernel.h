@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Kernel front end of the attach core: inline sites of a function in the
+ * running kernel (rebased through /proc/kallsyms), minus those no kprobe
+ * can sit on, and one kprobe per site with the spec key as bpf cookie.
+ */
+#ifndef BTFI_ATTACH_KERNEL_H
+#define BTFI_ATTACH_KERNEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "attach.h"
+#include "kallsyms.h"
+
+#define BTFI_SYSFS_BTF		"/sys/kernel/btf/vmlinux"
+#define BTFI_SYSFS_INLINE	"/sys/kernel/btf/vmlinux.inline"
+#define BTFI_KPROBE_BLACKLIST	"/sys/kernel/debug/kprobes/blacklist"
+
+/* Address ranges of /sys/kernel/debug/kprobes/blacklist, sorted. */
+struct btfi_kblacklist {
+	struct { uint64_t start, end; } *r;
+	size_t n;
+};
+/* Missing or unreadable file (no debugfs): empty list, 0 (the kernel then
+ * refuses those sites itself, and attach skips them on EINVAL). */
+int btfi_kblacklist_load(const char *path, struct btfi_kblacklist *bl);
+void btfi_kblacklist_free(struct btfi_kblacklist *bl);
+bool btfi_kblacklist_has(const struct btfi_kblacklist *bl, uint64_t addr);
+
+/* Sites left out, for one summary line per function. */
+struct btfi_kskips {
+	size_t n;
+	char text[400];		/* "caller+0x1a (init text), ..." */
+};
+void btfi_kskips_add(struct btfi_kskips *sk, const char *label, const char *why);
+
+/* Inline info for the running kernel: `blob` (raw `encode --raw` output or
+ * an ELF with .BTF.inline), NULL for /sys/kernel/btf/vmlinux.inline; base
+ * always /sys/kernel/btf/vmlinux. Refuses (-ESTALE, one message) a blob
+ * that does not fit that base, an ELF blob whose own .BTF differs from it,
+ * and, when `base_file` is given, a base_file that differs from it. */
+int btfi_kernel_inline_open(const char *blob, const char *base_file,
+			    const struct btfi_log *log, struct btfinline **out);
+
+/* Sites of `func`: inline sites at runtime addresses (site->vaddr), then
+ * the out-of-line entry at every kallsyms symbol of that name (by address:
+ * static names repeat). Sites in init text, outside kernel text or in the
+ * kprobe blacklist go to `skips`, not `out`. */
+int btfi_collect_ksites(struct btfinline *bi, const struct btfi_ksyms *ks,
+			const struct btfi_kblacklist *bl, const char *func, bool no_entry,
+			btfinline_site_filter_fn filter, void *filter_ctx,
+			const struct btfi_log *log, struct btfi_site_list *out,
+			struct btfi_kskips *skips);
+
+/* One kprobe per site (runtime addresses) running `prog`, which must use
+ * btfi_specs. spec->vaddr is the link-time address + 1 (what PT_REGS_IP
+ * shows in a kprobe, minus the KASLR slide `kaslr_delta`). A site the
+ * kernel refuses with EINVAL (not probe-able) goes to `skips`; any other
+ * failure detaches everything. */
+int btfi_attach_ksites(struct bpf_program *prog, const struct btfi_attach_site *sites,
+		       size_t n, int64_t kaslr_delta, const struct btfi_attach_core_opts *opts,
+		       struct btfinline_link **out, struct btfi_kskips *skips);
+
+/* Exported by attach.c for this path. */
+int btfi_spec_map_fd(struct bpf_program *prog, const struct btfi_log *log);
+int btfi_sites_policy(const struct btfi_attach_site *sites, size_t n, const char *what,
+		      const struct btfi_attach_core_opts *opts);
+
+#endif

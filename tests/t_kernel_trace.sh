@@ -1,0 +1,192 @@
+#!/bin/bash
+# `btfinline trace -k` end to end on Debian's 6.1 under qemu, with a raw
+# inline blob encoded from the debug vmlinux (cached by build id):
+#  1. ksys_fallocate (selectively inlined): the site in __x64_sys_fallocate
+#     prints the offset/len the test chose at random, and the same fd/mode
+#     as perf probe's tracefs kprobe (independent DWARF reader) at the same
+#     time;
+#  2. blk_account_io_start (inlined everywhere, bcc #4638): one line per
+#     block request on a loop device with req->__data_len = the block size,
+#     the same (req, __data_len) sequence as the perf probe reference; the
+#     nested partial-inlining instance folds into its outer one (and shows
+#     with --all-instances, -j); --count and --duration;
+#  3. a blob with another base, or --base with a changed BTF: one line, exit 1;
+#  4. nothing left behind: no kprobe in /sys/kernel/debug/kprobes/list, no
+#     BPF program or link (bpftool) after each exit (SIGTERM, SIGINT, -d).
+source "$(dirname "$0")/kernel/lib.sh"
+kernel_test_init trace
+command -v perf >/dev/null || fail "perf not installed (scripts/deps.sh installs linux-perf)"
+set -e
+BTFINLINE=${BTFINLINE:-$KBUILD/btfinline}
+FIXTURES=${FIXTURES:-$KBUILD/fixtures}
+
+blob=$(kernel_inline_blob) || fail "encoding $KCACHE/vmlinux"
+echo "blob: $blob ($(stat -c %s "$blob") bytes)"
+
+# Inline info of another program (its base is not the kernel's BTF).
+"$BTFINLINE" encode "$FIXTURES/shapes-gcc-dw5" --raw "$KOUT/wrong.blob" ||
+	fail "encoding $FIXTURES/shapes-gcc-dw5"
+# The right base with one string byte changed.
+btf=$(vmlinux_btf)
+cp "$btf" "$KOUT/bad.btf"
+sz=$(stat -c %s "$KOUT/bad.btf")
+printf 'Q' | dd of="$KOUT/bad.btf" bs=1 seek=$((sz - 2)) conv=notrunc status=none
+! cmp -s "$btf" "$KOUT/bad.btf" || fail "bad.btf unchanged"
+
+perf_probe_defs blk_account_io_start req 'req->__data_len' >"$KOUT/kprobes"
+perf_probe_defs ksys_fallocate fd mode offset len >>"$KOUT/kprobes"
+ref_bas=$(awk '/blk_account_io_start_/ && $2 ~ /^blk_mq_submit_bio\+/ { sub("p:btfi/", "", $1); print $1 }' "$KOUT/kprobes")
+ref_fa=$(awk '/ksys_fallocate_/ && $2 ~ /^__x64_sys_fallocate\+/ { sub("p:btfi/", "", $1); print $1 }' "$KOUT/kprobes")
+[ -n "$ref_bas" ] && [ -n "$ref_fa" ] || fail "perf probe reference sites missing (see $KOUT/kprobes)"
+
+rbs=$((512 * (1 + RANDOM % 128))); rcnt=$((2 + RANDOM % 6))
+wbs=$((512 * (1 + RANDOM % 128))); wcnt=$((2 + RANDOM % 6))
+[ $wbs != $rbs ] || wbs=$((rbs == 65536 ? 512 : rbs + 512))
+r2bs=$((512 * (1 + RANDOM % 128))); r2cnt=$((2 + RANDOM % 6))
+r3cnt=$((2 + RANDOM % 6))
+off=$((4096 * (RANDOM % 1000))); len=$((1 + RANDOM * 7))
+echo "run1: fallocate off=$off len=$len, reads ${rcnt}x$rbs (iostats 1), writes ${wcnt}x$wbs (iostats 0)"
+echo "run2: reads ${r2cnt}x$r2bs (iostats 1); run3: $r3cnt reads"
+
+bpftool=$(command -v bpftool || true)
+cat >"$KOUT/vm.sh" <<EOS
+. ./workload.sh
+T=/sys/kernel/tracing
+L=/sys/kernel/debug/kprobes/list
+B="./btfinline trace -k --inline-btf k.blob"
+wl_loop_setup || { echo "loop setup failed"; exit 1; }
+# Start a trace in the background; wait until it reports its probes (or dies).
+start() {	# name args...
+	n=\$1; shift
+	\$B "\$@" >\$n.out 2>\$n.err &
+	pid=\$!
+	i=0
+	while ! grep -qs 'probes on' \$n.err && kill -0 \$pid 2>/dev/null && [ \$i -lt 600 ]; do
+		sleep 0.1; i=\$((i + 1))
+	done
+}
+# What is left after a trace exits: registered kprobes beyond the tracefs
+# reference events, BPF programs of ours, BPF links.
+leftover() {	# name
+	echo "LEFT \$1 kprobes=\$((\$(grep -c . \$L) - base)) progs=\$(./bpftool prog list 2>/dev/null | grep -c btfi_) links=\$(./bpftool link list 2>/dev/null | grep -Ec '^[0-9]+: ')"
+}
+cat kprobes >>\$T/kprobe_events || exit 1
+base=\$(grep -c . \$L)
+echo "KPROBES-REFERENCE \$base"
+
+# run 1: SIGTERM; reference events on during this run only
+start run1 ksys_fallocate 'blk_account_io_start req req->__data_len'
+echo 1 >\$T/events/btfi/enable
+wl_fallocate $off $len || echo "fallocate failed"
+wl_iostats 1
+wl_block_read $rbs $rcnt || echo "read failed"
+wl_iostats 0
+wl_block_write $wbs $wcnt || echo "write failed"
+echo 0 >\$T/events/btfi/enable
+grep -c . \$L | sed 's/^/KPROBES-DURING-RUN1 /'
+sleep 0.3
+kill -TERM \$pid; wait \$pid; echo "RC run1 \$?"
+leftover run1
+
+# run 2: nested instances shown, JSON, SIGINT
+start run2 --all-instances -j blk_account_io_start
+wl_iostats 1
+wl_block_read $r2bs $r2cnt || echo "read failed"
+sleep 0.3
+kill -INT \$pid; wait \$pid; echo "RC run2 \$?"
+leftover run2
+
+# run 3: --count, ends by itself after -d
+start run3 --count -d 4 blk_account_io_start
+wl_iostats 0
+wl_block_read 4096 $r3cnt || echo "read failed"
+wait \$pid; echo "RC run3 \$?"
+leftover run3
+
+# wrong inline info / wrong base / right base
+./btfinline trace -k --inline-btf wrong.blob ksys_fallocate >run4.out 2>run4.err; echo "RC run4 \$?"
+\$B --base bad.btf ksys_fallocate >run5.out 2>run5.err; echo "RC run5 \$?"
+\$B --base vmlinux.btf -d 0.5 ksys_fallocate >run6.out 2>run6.err; echo "RC run6 \$?"
+leftover run6
+
+grep -v '^#' \$T/trace | sed -E 's/^.* [0-9]+\.[0-9]+: ([A-Za-z0-9_]+): /EV \1: /'
+echo >\$T/kprobe_events
+echo "KLIST-BEGIN"; cat \$L; echo "KLIST-END"
+for n in run1 run2 run3 run4 run5 run6; do
+	sed "s/^/\$n: /" \$n.out; sed "s/^/\$n-err: /" \$n.err
+done
+EOS
+files=("$BTFINLINE:btfinline" "$blob:k.blob" "$KOUT/wrong.blob:wrong.blob" "$KOUT/bad.btf:bad.btf"
+       "$btf:vmlinux.btf" "$KOUT/kprobes:kprobes" "$KTOP/tests/kernel/workload.sh:workload.sh")
+[ -n "$bpftool" ] && files+=("$bpftool:bpftool")
+rc=0
+"$KTOP/tests/kernel/vm-run.sh" -o "$KOUT/vm" "$KOUT/vm.sh" "${files[@]}" >"$KOUT/out" || rc=$?
+o=$KOUT/out
+cat "$o"
+[ $rc = 0 ] || fail "VM script exit status $rc (console: $KOUT/vm/console.log)"
+! grep -q failed "$o" || fail "workload failed"
+
+# --- 1. ksys_fallocate: the values the workload passed, and perf's fd/mode
+for r in run1 run2 run6; do expect_line "$o" "^RC $r 0\$"; done
+line=$(grep -E "^run1: [0-9.]+ [0-9]+ ksys_fallocate __x64_sys_fallocate\+0x[0-9a-f]+ fd=" "$o") ||
+	fail "no ksys_fallocate line at __x64_sys_fallocate"
+[ "$(echo "$line" | wc -l)" = 1 ] || fail "ksys_fallocate printed $(echo "$line" | wc -l) times, expected once"
+ref=$(grep -E "^EV $ref_fa: " "$o") || fail "reference $ref_fa did not fire"
+rfd=$(echo "$ref" | sed -nE 's/.* fd=([0-9]+) mode=([0-9]+) .*/\1/p')
+echo "$line" | grep -Eq " fd=$rfd mode=0 offset=$off len=$len\$" ||
+	fail "ksys_fallocate: '$line', expected fd=$rfd mode=0 offset=$off len=$len (reference: $ref)"
+echo "ok: ksys_fallocate fd=$rfd mode=0 offset=$off len=$len"
+
+# --- 2. blk_account_io_start: one line per request, = the perf reference
+bas() { grep -E "^$1: [0-9.]+ [0-9]+ blk_account_io_start " "$o" || true; }
+bas run1 >"$KOUT/run1.bas"
+n=$(grep -Ec " blk_mq_submit_bio\+0x[0-9a-f]+ req=0xffff[0-9a-f]{12} req->__data_len=$rbs\$" "$KOUT/run1.bas" || true)
+[ "$n" = $rcnt ] || fail "run1: $n requests of $rbs bytes, expected $rcnt"
+n=$(grep -Ec " blk_mq_submit_bio\+0x[0-9a-f]+ req=0xffff[0-9a-f]{12} req->__data_len=$wbs\$" "$KOUT/run1.bas" || true)
+[ "$n" = $wcnt ] || fail "run1: $n requests of $wbs bytes, expected $wcnt"
+n=$(wc -l <"$KOUT/run1.bas")
+[ "$n" = $((rcnt + wcnt)) ] || fail "run1: $n blk_account_io_start lines, expected $((rcnt + wcnt)) (one per request)"
+awk '{ sub("req->__data_len=", "", $7); sub("req=", "", $6); print $6, $7 }' "$KOUT/run1.bas" >"$KOUT/run1.pairs"
+grep -E "^EV $ref_bas: " "$o" | sed -nE 's/.* req=(0x[0-9a-f]+) __data_len=(0x[0-9a-f]+)$/\1 \2/p' |
+	while read -r req l; do echo "$req $((l))"; done >"$KOUT/ref.pairs"
+cmp -s "$KOUT/run1.pairs" "$KOUT/ref.pairs" ||
+	fail "run1 (req, __data_len) differ from perf probe's: $(diff "$KOUT/ref.pairs" "$KOUT/run1.pairs" | head -5 | tr '\n' ' ')"
+echo "ok: $((rcnt + wcnt)) requests, (req, __data_len) sequence = perf probe reference, nested instance folded"
+
+sites=$(grep -c '^p:btfi/blk_account_io_start_' "$KOUT/kprobes")
+bas run2 >"$KOUT/run2.bas"
+n=$(grep -c '"site": "blk_mq_submit_bio+' "$KOUT/run2.bas" || true)
+[ "$n" = $((2 * r2cnt)) ] || fail "run2 (--all-instances, iostats 1): $n lines, expected $((2 * r2cnt)) (outer + nested)"
+n=$(grep -Ec "\"args\": \{\"req\": \"?0xffff[0-9a-f]{12}\"?\}" "$KOUT/run2.bas" || true)
+[ "$n" = $((2 * r2cnt)) ] || fail "run2: $n JSON lines with a kernel req pointer, expected $((2 * r2cnt))"
+n=$(grep -o '"site": "blk_mq_submit_bio+0x[0-9a-f]*"' "$KOUT/run2.bas" | sort -u | wc -l)
+[ "$n" = 2 ] || fail "run2: $n distinct blk_mq_submit_bio sites, expected 2"
+echo "ok: --all-instances -j: $r2cnt requests at 2 sites each"
+
+n=$(grep -E "^run3: +[0-9]+ blk_account_io_start blk_mq_submit_bio\+" "$o" | awk '{ s += $2 } END { print s + 0 }')
+[ "$n" = $r3cnt ] || fail "run3 --count: $n hits in blk_mq_submit_bio, expected $r3cnt"
+expect_line "$o" "^RC run3 0\$"
+echo "ok: --count -d: $r3cnt hits"
+expect_line "$o" "^run1-err: btfinline: ([0-9]+) probes on 2 functions in kernel\$"
+
+# --- 3. wrong inline info, wrong base: one line, exit 1
+expect_line "$o" "^RC run4 1\$"
+expect_line "$o" "^RC run5 1\$"
+[ "$(grep -c '^run4-err: ' "$o")" = 1 ] || fail "run4: not one error line"
+[ "$(grep -c '^run5-err: ' "$o")" = 1 ] || fail "run5: not one error line"
+expect_line "$o" "^run4-err: btfinline: wrong.blob: .*not inline info for the running kernel"
+expect_line "$o" "^run5-err: btfinline: bad.btf: base BTF does not match the running kernel's /sys/kernel/btf/vmlinux"
+
+# --- 4. nothing left behind
+for r in run1 run2 run3 run6; do
+	expect_line "$o" "^LEFT $r kprobes=0 progs=0 links=0\$"
+done
+n=$(grep -E '^KPROBES-DURING-RUN1 ' "$o" | awk '{ print $2 }')
+nref=$(grep -E '^KPROBES-REFERENCE ' "$o" | awk '{ print $2 }')
+np=$(sed -nE 's/^run1-err: btfinline: ([0-9]+) probes on .*/\1/p' "$o")
+[ "$n" = $((nref + np)) ] || fail "during run1 $n kprobes registered, expected $nref reference + $np"
+echo "ok: run1 registered $np kprobes (+ $nref reference)"
+[ "$(sed -n '/^KLIST-BEGIN$/,/^KLIST-END$/p' "$o" | wc -l)" = 2 ] || fail "kprobes left at the end"
+echo "ok: no kprobe, BPF program or link left"
+[ -n "$bpftool" ] || echo "note: bpftool not installed on the host: progs/links counted as 0"
+echo PASS
