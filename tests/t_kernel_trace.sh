@@ -49,6 +49,12 @@ echo "run1: fallocate off=$off len=$len, reads ${rcnt}x$rbs (iostats 1), writes 
 echo "run2: reads ${r2cnt}x$r2bs (iostats 1); run3: $r3cnt reads"
 
 bpftool=$(command -v bpftool || true)
+odirect=$(build_odirect) || fail "building tests/kernel/odirect.c"
+# The public btfinline_attach_kprobe() alone, with the CLI's BPF program.
+gcc -O2 -std=gnu11 -Wall -Wextra -I"$KTOP/include" -I"$KTOP/src/lib" -I"$KBUILD" \
+	-o "$KOUT/kattach" "$KTOP/tests/kernel/kattach.c" "$KBUILD/libbtfinline.a" \
+	-lbpf -ldw -lelf -lz || fail "building tests/kernel/kattach.c"
+off2=$((4096 * (RANDOM % 1000))); len2=$((1 + RANDOM * 5))
 cat >"$KOUT/vm.sh" <<EOS
 . ./workload.sh
 T=/sys/kernel/tracing
@@ -84,6 +90,7 @@ wl_iostats 0
 wl_block_write $wbs $wcnt || echo "write failed"
 echo 0 >\$T/events/btfi/enable
 grep -c . \$L | sed 's/^/KPROBES-DURING-RUN1 /'
+leftover during-run1
 sleep 0.3
 kill -TERM \$pid; wait \$pid; echo "RC run1 \$?"
 leftover run1
@@ -109,6 +116,9 @@ leftover run3
 \$B --base vmlinux.btf -d 0.5 ksys_fallocate >run6.out 2>run6.err; echo "RC run6 \$?"
 leftover run6
 
+./kattach k.blob $off2 $len2 | sed 's/^/kattach: /'
+leftover kattach
+
 grep -v '^#' \$T/trace | sed -E 's/^.* [0-9]+\.[0-9]+: ([A-Za-z0-9_]+): /EV \1: /'
 echo >\$T/kprobe_events
 echo "KLIST-BEGIN"; cat \$L; echo "KLIST-END"
@@ -117,7 +127,7 @@ for n in run1 run2 run3 run4 run5 run6; do
 done
 EOS
 files=("$BTFINLINE:btfinline" "$blob:k.blob" "$KOUT/wrong.blob:wrong.blob" "$KOUT/bad.btf:bad.btf"
-       "$btf:vmlinux.btf" "$KOUT/kprobes:kprobes" "$KTOP/tests/kernel/workload.sh:workload.sh")
+       "$btf:vmlinux.btf" "$KOUT/kprobes:kprobes" "$KTOP/tests/kernel/workload.sh:workload.sh" "$odirect:odirect" "$KOUT/kattach:kattach")
 [ -n "$bpftool" ] && files+=("$bpftool:bpftool")
 rc=0
 "$KTOP/tests/kernel/vm-run.sh" -o "$KOUT/vm" "$KOUT/vm.sh" "${files[@]}" >"$KOUT/out" || rc=$?
@@ -154,7 +164,7 @@ cmp -s "$KOUT/run1.pairs" "$KOUT/ref.pairs" ||
 echo "ok: $((rcnt + wcnt)) requests, (req, __data_len) sequence = perf probe reference, nested instance folded"
 
 sites=$(grep -c '^p:btfi/blk_account_io_start_' "$KOUT/kprobes")
-bas run2 >"$KOUT/run2.bas"
+grep "^run2: {.*\"func\": \"blk_account_io_start\"" "$o" >"$KOUT/run2.bas" || true
 n=$(grep -c '"site": "blk_mq_submit_bio+' "$KOUT/run2.bas" || true)
 [ "$n" = $((2 * r2cnt)) ] || fail "run2 (--all-instances, iostats 1): $n lines, expected $((2 * r2cnt)) (outer + nested)"
 n=$(grep -Ec "\"args\": \{\"req\": \"?0xffff[0-9a-f]{12}\"?\}" "$KOUT/run2.bas" || true)
@@ -177,8 +187,15 @@ expect_line "$o" "^RC run5 1\$"
 expect_line "$o" "^run4-err: btfinline: wrong.blob: .*not inline info for the running kernel"
 expect_line "$o" "^run5-err: btfinline: bad.btf: base BTF does not match the running kernel's /sys/kernel/btf/vmlinux"
 
+# the library API alone: ksys_fallocate's 2 inline sites + entry
+expect_line "$o" "^kattach: probes=3\$"
+n=$(grep -Ec "^kattach: hit nargs=4 fd=[0-9]+ mode=0 offset=$off2 len=$len2\$" "$o" || true)
+[ "$n" = 1 ] || fail "btfinline_attach_kprobe: $n events with offset=$off2 len=$len2, expected 1"
+[ "$(grep -c '^kattach: hit' "$o")" = 1 ] || fail "btfinline_attach_kprobe: unexpected events"
+expect_line "$o" "^kattach: done\$"
+
 # --- 4. nothing left behind
-for r in run1 run2 run3 run6; do
+for r in run1 run2 run3 run6 kattach; do
 	expect_line "$o" "^LEFT $r kprobes=0 progs=0 links=0\$"
 done
 n=$(grep -E '^KPROBES-DURING-RUN1 ' "$o" | awk '{ print $2 }')
@@ -186,6 +203,9 @@ nref=$(grep -E '^KPROBES-REFERENCE ' "$o" | awk '{ print $2 }')
 np=$(sed -nE 's/^run1-err: btfinline: ([0-9]+) probes on .*/\1/p' "$o")
 [ "$n" = $((nref + np)) ] || fail "during run1 $n kprobes registered, expected $nref reference + $np"
 echo "ok: run1 registered $np kprobes (+ $nref reference)"
+if [ -n "$bpftool" ]; then	# the leftover counts can see ours
+	expect_line "$o" "^LEFT during-run1 kprobes=$np progs=[1-9][0-9]* links=$np\$"
+fi
 [ "$(sed -n '/^KLIST-BEGIN$/,/^KLIST-END$/p' "$o" | wc -l)" = 2 ] || fail "kprobes left at the end"
 echo "ok: no kprobe, BPF program or link left"
 [ -n "$bpftool" ] || echo "note: bpftool not installed on the host: progs/links counted as 0"

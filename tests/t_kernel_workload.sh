@@ -40,7 +40,7 @@ bas_site=${bas_site#p:btfi/}; fa_site=${fa_site#p:btfi/}
 # running kernel (registered below without arguments).
 build_ksites() {
 	gcc -O2 -std=gnu11 -D_GNU_SOURCE -I"$KTOP/include" -I"$KTOP/src/lib" -o "$KOUT/ksites" \
-		"$KTOP/tests/kernel/ksites.c" "$KTOP"/src/lib/{scan,scan_lines,dwexpr,names,log}.c \
+		"$KTOP/tests/kernel/ksites.c" "$KTOP"/src/lib/{scan,scan_lines,scan_rawexpr,dwexpr,names,log}.c \
 		-ldw -lelf -lz
 }
 build_ksites || fail "building ksites"
@@ -79,8 +79,9 @@ grep -v '^#' \$T/trace | sed -E 's/^.* [0-9]+\.[0-9]+: ([A-Za-z0-9_]+): /EV \1: 
 EOS
 t0=$SECONDS
 rc=0
+odirect=$(build_odirect) || fail "building tests/kernel/odirect.c"
 "$KTOP/tests/kernel/vm-run.sh" -o "$KOUT/vm" "$KOUT/vm.sh" "$KOUT/kprobes" \
-	"$KTOP/tests/kernel/workload.sh" >"$KOUT/out" || rc=$?
+	"$KTOP/tests/kernel/workload.sh" "$odirect:odirect" >"$KOUT/out" || rc=$?
 cat "$KOUT/out"
 echo "vm: rc=$rc, $((SECONDS - t0))s"
 [ $rc = 0 ] || fail "VM script exit status $rc (console: $KOUT/vm/console.log)"

@@ -107,7 +107,7 @@ int trace_kernel_attach(struct trace_kernel *tk, struct bpf_program *prog,
 
 	raise_nofile(sl->cnt);
 	err = btfi_attach_ksites(prog, sl->sites, sl->cnt,
-				 btfi_ksyms_kaslr_delta(tk->ks, BTFI_X86_64_LINK_TEXT), &co, link, &sk);
+				 btfi_ksyms_kaslr_delta(tk->ks, BTFI_X86_64_LINK_TEXT), &tk->bl, &co, link, &sk);
 	if (err)
 		return err;
 	if (sk.n)

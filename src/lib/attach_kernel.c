@@ -25,6 +25,65 @@ static int range_cmp(const void *a, const void *b)
 	return *x < *y ? -1 : *x > *y;
 }
 
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* "name" or "name [module]" per line; core kernel names only. */
+static bool load_filter_funcs(const char *path, struct btfi_kblacklist *bl)
+{
+	size_t len = 0, cap = 1 << 20, n = 0;
+	FILE *f = fopen(path, "re");
+	char *p;
+
+	if (!f)
+		return false;
+	bl->fbuf = malloc(cap);
+	while (bl->fbuf) {
+		size_t got;
+
+		if (len + 1 >= cap) {
+			char *nb = realloc(bl->fbuf, cap *= 2);
+
+			if (!nb) {
+				free(bl->fbuf);
+				bl->fbuf = NULL;
+				break;
+			}
+			bl->fbuf = nb;
+		}
+		got = fread(bl->fbuf + len, 1, cap - len - 1, f);
+		if (!got)
+			break;
+		len += got;
+	}
+	fclose(f);
+	if (!bl->fbuf || !len)
+		goto drop;
+	bl->fbuf[len] = 0;
+	for (p = bl->fbuf; *p; p++)
+		n += *p == '\n';
+	bl->fn = malloc((n + 1) * sizeof(*bl->fn));
+	if (!bl->fn)
+		goto drop;
+	for (p = strtok(bl->fbuf, "\n"); p; p = strtok(NULL, "\n")) {
+		if (strchr(p, '['))
+			continue;	/* module function */
+		p[strcspn(p, " \t")] = 0;
+		bl->fn[bl->nfn++] = p;
+	}
+	qsort(bl->fn, bl->nfn, sizeof(*bl->fn), str_cmp);
+	return true;
+drop:
+	free(bl->fbuf);
+	free(bl->fn);
+	bl->fbuf = NULL;
+	bl->fn = NULL;
+	bl->nfn = 0;
+	return false;
+}
+
 int btfi_kblacklist_load(const char *path, struct btfi_kblacklist *bl)
 {
 	char line[256];
@@ -56,13 +115,37 @@ int btfi_kblacklist_load(const char *path, struct btfi_kblacklist *bl)
 	}
 	fclose(f);
 	qsort(bl->r, bl->n, sizeof(*bl->r), range_cmp);
+	if (!path && !load_filter_funcs(BTFI_FILTER_FUNCS, bl))
+		load_filter_funcs("/sys/kernel/debug/tracing/available_filter_functions", bl);
 	return 0;
 }
 
 void btfi_kblacklist_free(struct btfi_kblacklist *bl)
 {
 	free(bl->r);
+	free(bl->fbuf);
+	free(bl->fn);
 	memset(bl, 0, sizeof(*bl));
+}
+
+bool btfi_kfunc_traceable(const struct btfi_kblacklist *bl, const char *func)
+{
+	size_t lo = 0, hi = bl ? bl->nfn : 0;
+
+	if (!hi)
+		return true;	/* not known */
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = strcmp(bl->fn[mid], func);
+
+		if (!c)
+			return true;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
 }
 
 bool btfi_kblacklist_has(const struct btfi_kblacklist *bl, uint64_t addr)
@@ -91,8 +174,8 @@ void btfi_kskips_add(struct btfi_kskips *sk, const char *label, const char *why)
 		return;
 	len = strlen(sk->text);
 	sk->n++;
-	if (len + 4 >= sizeof(sk->text))
-		return;
+	if (len >= 3 && !strcmp(sk->text + len - 3, "..."))
+		return;		/* full */
 	if (strlen(label) + strlen(why) + len + 8 >= sizeof(sk->text)) {
 		strcat(sk->text, len ? ", ..." : "...");
 		return;
@@ -267,6 +350,7 @@ int btfi_collect_ksites(struct btfinline *bi, const struct btfi_ksyms *ks,
 			btfi_kskips_add(skips, label, "kprobe blacklist");
 			continue;
 		}
+
 		as = btfi_site_list_add(out);
 		if (!as)
 			goto nomem;
@@ -308,7 +392,7 @@ int btfi_collect_ksites(struct btfinline *bi, const struct btfi_ksyms *ks,
 				     sym->type != 'w' && sym->type != 'W'))
 				continue;
 			if (btfi_kblacklist_has(bl, sym->addr)) {
-				btfi_kskips_add(skips, func, "entry: kprobe blacklist");
+				btfi_kskips_add(skips, "entry", "kprobe blacklist");
 				continue;
 			}
 			as = btfi_site_list_add(out);
@@ -370,8 +454,22 @@ static void fill_spec(const struct btfi_attach_site *s, uint64_t vaddr, struct b
 	}
 }
 
+/* "caller+0x1a" -> is caller traceable by ftrace? (entry labels: func) */
+static bool site_traceable(const struct btfi_kblacklist *bl, const struct btfi_attach_site *s)
+{
+	char fn[96];
+	size_t n = strcspn(s->label, "+");
+
+	if (s->entry || n >= sizeof(fn))
+		return btfi_kfunc_traceable(bl, s->func);
+	memcpy(fn, s->label, n);
+	fn[n] = 0;
+	return btfi_kfunc_traceable(bl, fn);
+}
+
 int btfi_attach_ksites(struct bpf_program *prog, const struct btfi_attach_site *sites,
-		       size_t n, int64_t kaslr_delta, const struct btfi_attach_core_opts *opts,
+		       size_t n, int64_t kaslr_delta, const struct btfi_kblacklist *bl,
+		       const struct btfi_attach_core_opts *opts,
 		       struct btfinline_link **out, struct btfi_kskips *skips)
 {
 	struct btfinline_link *l = NULL;
@@ -413,7 +511,7 @@ int btfi_attach_ksites(struct bpf_program *prog, const struct btfi_attach_site *
 		struct msgbuf m = { { 0 } };
 		BTFI_OPTS(btfi_kprobe_opts, ko, .pmu_type = pmu, .log = { keep_msg, &m });
 		struct btfi_site_spec spec;
-		struct bpf_link *bl;
+		struct bpf_link *pl;
 
 		/* PT_REGS_IP in a kprobe is the probe address + 1; ADDR
 		 * arguments rebase by ip - vaddr, i.e. by the KASLR slide. */
@@ -429,10 +527,13 @@ int btfi_attach_ksites(struct bpf_program *prog, const struct btfi_attach_site *
 			goto err;
 		}
 		ko.bpf_cookie = cookie;
-		err = btfi_kprobe_attach(prog, NULL, s->vaddr, &ko, &bl);
-		if (err == -EINVAL) {	/* notrace, __kprobes, ...: leave it out */
+		err = btfi_kprobe_attach(prog, NULL, s->vaddr, &ko, &pl);
+		if (err == -EINVAL) {	/* notrace, jump label, ...: leave it out */
 			bpf_map_delete_elem(map_fd, &cookie);
-			btfi_kskips_add(skips, s->label, "kernel refuses a kprobe there");
+			/* without KPROBE_EVENTS_ON_NOTRACE the kprobe PMU refuses
+			 * functions ftrace cannot trace: name that cause */
+			btfi_kskips_add(skips, s->label, site_traceable(bl, s) ?
+					"refused by the kernel" : "notrace function");
 			continue;
 		}
 		if (err) {
@@ -440,7 +541,7 @@ int btfi_attach_ksites(struct bpf_program *prog, const struct btfi_attach_site *
 			btfi_err(&opts->log, "kernel: %s: site %s: %s", s->func, s->label, m.s);
 			goto err;
 		}
-		l->links[l->cnt] = bl;
+		l->links[l->cnt] = pl;
 		l->cookies[l->cnt++] = cookie;
 	}
 	if (!l->cnt) {
@@ -499,7 +600,7 @@ struct btfinline_link *btfinline_attach_kprobe(struct bpf_program *prog, const c
 	co.kernel = true;
 	co.log = log;
 	err = btfi_attach_ksites(prog, sl.sites, sl.cnt,
-				 btfi_ksyms_kaslr_delta(ks, BTFI_X86_64_LINK_TEXT), &co, &link, &skips);
+				 btfi_ksyms_kaslr_delta(ks, BTFI_X86_64_LINK_TEXT), &bl, &co, &link, &skips);
 	if (!err && skips.n)	/* informational, once */
 		btfi_err(&log, "kernel: %s: %zu site%s skipped: %s", func, skips.n,
 			 skips.n > 1 ? "s" : "", skips.text);

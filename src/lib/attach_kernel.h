@@ -16,16 +16,28 @@
 #define BTFI_SYSFS_INLINE	"/sys/kernel/btf/vmlinux.inline"
 #define BTFI_KPROBE_BLACKLIST	"/sys/kernel/debug/kprobes/blacklist"
 
-/* Address ranges of /sys/kernel/debug/kprobes/blacklist, sorted. */
+/* Where the kernel refuses a kprobe: the address ranges of
+ * /sys/kernel/debug/kprobes/blacklist (sites there are skipped), and the
+ * functions ftrace can trace (available_filter_functions: without
+ * CONFIG_KPROBE_EVENTS_ON_NOTRACE the kprobe PMU refuses the others, e.g.
+ * all of kernel/trace; used only to name the cause of an EINVAL, since the
+ * config is not visible from user space). */
 struct btfi_kblacklist {
 	struct { uint64_t start, end; } *r;
 	size_t n;
+	char *fbuf;		/* available_filter_functions, one name per line */
+	const char **fn;	/* sorted names */
+	size_t nfn;
 };
-/* Missing or unreadable file (no debugfs): empty list, 0 (the kernel then
- * refuses those sites itself, and attach skips them on EINVAL). */
+#define BTFI_FILTER_FUNCS	"/sys/kernel/tracing/available_filter_functions"
+/* Missing or unreadable files (no debugfs/tracefs): that part is empty,
+ * and the kernel's EINVAL at attach skips those sites instead. path NULL:
+ * the files above. */
 int btfi_kblacklist_load(const char *path, struct btfi_kblacklist *bl);
 void btfi_kblacklist_free(struct btfi_kblacklist *bl);
 bool btfi_kblacklist_has(const struct btfi_kblacklist *bl, uint64_t addr);
+/* false when the filter list was read and `func` is not in it */
+bool btfi_kfunc_traceable(const struct btfi_kblacklist *bl, const char *func);
 
 /* Sites left out, for one summary line per function. */
 struct btfi_kskips {
@@ -58,7 +70,8 @@ int btfi_collect_ksites(struct btfinline *bi, const struct btfi_ksyms *ks,
  * kernel refuses with EINVAL (not probe-able) goes to `skips`; any other
  * failure detaches everything. */
 int btfi_attach_ksites(struct bpf_program *prog, const struct btfi_attach_site *sites,
-		       size_t n, int64_t kaslr_delta, const struct btfi_attach_core_opts *opts,
+		       size_t n, int64_t kaslr_delta, const struct btfi_kblacklist *bl,
+		       const struct btfi_attach_core_opts *opts,
 		       struct btfinline_link **out, struct btfi_kskips *skips);
 
 /* Exported by attach.c for this path. */

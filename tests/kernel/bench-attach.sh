@@ -13,7 +13,7 @@ source "$TOP/tests/kernel/lib.sh"
 kernel_test_init bench-attach
 
 gcc -O2 -std=gnu11 -D_GNU_SOURCE -I"$KTOP/include" -I"$KTOP/src/lib" -o "$KOUT/ksites" \
-	"$KTOP/tests/kernel/ksites.c" "$KTOP"/src/lib/{scan,scan_lines,dwexpr,names,log}.c \
+	"$KTOP/tests/kernel/ksites.c" "$KTOP"/src/lib/{scan,scan_lines,scan_rawexpr,dwexpr,names,log}.c \
 	-ldw -lelf -lz
 build_loader probe_smoke kallsyms attach_kprobe log
 "$KOUT/ksites" "$KCACHE/vmlinux" "$func" >"$KOUT/sites"
@@ -22,12 +22,21 @@ n=$(grep -c "^$func 0x" "$KOUT/sites" || true)
 awk '{ print $2 }' "$KOUT/sites" >"$KOUT/addrs"
 awk '{ print "p:bench/s_" NR-1, $3 }' "$KOUT/sites" >"$KOUT/kprobes"
 link_text=0x$(vmlinux_sym _text)
+blob=$(kernel_inline_blob)
 
 cat >"$KOUT/vm.sh" <<EOF
 T=/sys/kernel/tracing
 up() { cut -d' ' -f1 /proc/uptime; }
 [ "${BENCH_NOOPT:-0}" = 1 ] && echo 0 >/proc/sys/debug/kprobes-optimization && echo "kprobes-optimization off"
 ./probe_smoke --many addrs $link_text
+# the tool itself: attach time as it reports it, and the whole run
+# (attach + 1 s + detach) from outside
+t0=\$(up)
+./btfinline trace -k --inline-btf k.blob --best-effort --count -d 1 $func >trace.out 2>trace.err
+t1=\$(up)
+sed -n 's/^btfinline: kernel: \\(.*\\) kprobes attached in \\(.*\\) s\$/trace kprobes=\\1 attach=\\2s/p' trace.err | tr '\\n' ' '
+echo "whole=\$(echo "\$t1 - \$t0" | bc)s"
+grep -v 'attached in\|probes on' trace.err
 t0=\$(up)
 ok=0; bad=0
 while read -r l; do
@@ -41,8 +50,10 @@ t2=\$(up)
 echo "anchor sites=\$((ok + bad)) attached=\$ok failed=\$bad attach=\$(echo "\$t1 - \$t0" | bc)s detach=\$(echo "\$t2 - \$t1" | bc)s"
 EOF
 "$KTOP/tests/kernel/vm-run.sh" -o "$KOUT/vm" "$KOUT/vm.sh" "$KOUT/probe_smoke" \
-	"$KOUT/addrs" "$KOUT/kprobes" | tee "$KOUT/out"
+	"$KOUT/addrs" "$KOUT/kprobes" "$KBUILD/btfinline" "$blob:k.blob" | tee "$KOUT/out"
 b=$(sed -n 's/^many .* attach=\([0-9.]*\)s.*/\1/p' "$KOUT/out")
 a=$(sed -n 's/^anchor .* attach=\([0-9.]*\)s.*/\1/p' "$KOUT/out")
+t=$(sed -n 's/^trace .* attach=\([0-9.]*\)s.*/\1/p' "$KOUT/out")
 echo "$func: $n sites; btfinline kprobe+BPF attach ${b}s, tracefs kprobe_events ${a}s," \
 	"ratio $(echo "scale=2; $b / $a" | bc 2>/dev/null || echo ?)"
+echo "$func: btfinline trace -k attach ${t}s, ratio to tracefs $(echo "scale=2; $t / $a" | bc 2>/dev/null || echo ?)"

@@ -80,3 +80,8 @@ kernel_inline_blob() {
 	fi
 	echo "$blob"
 }
+
+# tests/kernel/odirect.c, static, for wl_block_read/write in the VM. Prints the path.
+build_odirect() {
+	gcc -O2 -static -Wall -Wextra -o "$KOUT/odirect" "$KTOP/tests/kernel/odirect.c" && echo "$KOUT/odirect"
+}
