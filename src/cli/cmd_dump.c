@@ -8,12 +8,12 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <gelf.h>
+#include <elf.h>
 #include <getopt.h>
-#include <libelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <linux/btf.h>
 #include <bpf/btf.h>
@@ -29,14 +29,19 @@ struct caller {
 	uint64_t off;
 };
 
+/* Where the ELF symbol table is (read in chunks when needed, not kept:
+ * vmlinux has 120k symbols; read, not mapped, so it adds nothing to RSS). */
+struct symtab {
+	int fd;
+	uint64_t symoff, stroff, strsz;
+	size_t nsyms;
+};
+
 struct dump {
 	const char *path;
 	struct btfinline *bi;
 	enum fmt fmt;
-	bool is_elf;
-	/* ELF symbols */
-	int fd;
-	Elf *elf;
+	struct symtab st;
 	bool first_json;
 };
 
@@ -272,59 +277,114 @@ static int cmp_caller(const void *a, const void *b)
 	return (x->addr > y->addr) - (x->addr < y->addr);
 }
 
-/* One pass over the FUNC symbols, read in chunks (the symbol table is not
- * kept or mapped: vmlinux has 120k symbols); each site address is found by
- * binary search; only the names of matching symbols are read. */
+/* Find .symtab and its string table from the section headers (64-bit
+ * little-endian ELF; anything else or malformed: no callers). */
+static void symtab_open(struct symtab *st, const char *path)
+{
+	Elf64_Ehdr eh;
+	Elf64_Shdr sh0, *sh = NULL;
+	struct stat sb;
+	size_t shnum;
+	int fd;
+
+	st->fd = -1;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (fstat(fd, &sb) || pread(fd, &eh, sizeof(eh), 0) != sizeof(eh) ||
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh.e_ident[EI_DATA] != ELFDATA2LSB || eh.e_shentsize != sizeof(Elf64_Shdr) || !eh.e_shoff)
+		goto out;
+	shnum = eh.e_shnum;
+	if (!shnum) {	/* extended numbering: count in section 0 */
+		if (pread(fd, &sh0, sizeof(sh0), eh.e_shoff) != sizeof(sh0))
+			goto out;
+		shnum = sh0.sh_size;
+	}
+	if (!shnum || shnum > (1u << 20) || eh.e_shoff > (uint64_t)sb.st_size ||
+	    shnum * sizeof(*sh) > (uint64_t)sb.st_size - eh.e_shoff)
+		goto out;
+	sh = malloc(shnum * sizeof(*sh));
+	if (!sh || pread(fd, sh, shnum * sizeof(*sh), eh.e_shoff) != (ssize_t)(shnum * sizeof(*sh)))
+		goto out;
+	for (size_t i = 0; i < shnum; i++) {
+		const Elf64_Shdr *s = &sh[i], *ss;
+
+		if (s->sh_type != SHT_SYMTAB || s->sh_entsize != sizeof(Elf64_Sym) ||
+		    s->sh_link >= shnum)
+			continue;
+		ss = &sh[s->sh_link];
+		if (s->sh_offset > (uint64_t)sb.st_size || s->sh_size > (uint64_t)sb.st_size - s->sh_offset ||
+		    ss->sh_offset > (uint64_t)sb.st_size || ss->sh_size > (uint64_t)sb.st_size - ss->sh_offset)
+			break;
+		st->symoff = s->sh_offset;
+		st->nsyms = s->sh_size / sizeof(Elf64_Sym);
+		st->stroff = ss->sh_offset;
+		st->strsz = ss->sh_size;
+		st->fd = fd;
+		fd = -1;
+		break;
+	}
+out:
+	free(sh);
+	if (fd >= 0)
+		close(fd);
+}
+
+static void symtab_close(struct symtab *st)
+{
+	if (st->fd >= 0)
+		close(st->fd);
+	st->fd = -1;
+}
+
+/* One pass over the FUNC symbols (unsorted in the file), read in chunks;
+ * symbols outside [first, last] site address are skipped with two
+ * compares, the others binary-search the sorted sites; only the names of
+ * matching symbols are read. */
 static void find_callers(struct dump *d, struct caller *c, size_t n)
 {
-	Elf_Scn *scn = NULL;
-	size_t shstrndx;
+	const struct symtab *st = &d->st;
+	uint64_t lo_addr, hi_addr;
+	Elf64_Sym buf[512];
 
 	qsort(c, n, sizeof(*c), cmp_caller);
-	if (!d->elf || elf_getshdrstrndx(d->elf, &shstrndx))
+	if (st->fd < 0 || !n)
 		return;
-	while ((scn = elf_nextscn(d->elf, scn))) {
-		GElf_Shdr sh, strsh;
-		Elf64_Sym buf[512];
-		size_t ns;
+	lo_addr = c[0].addr;
+	hi_addr = c[n - 1].addr;
+	for (size_t i = 0; i < st->nsyms; i += 512) {
+		size_t m = st->nsyms - i < 512 ? st->nsyms - i : 512;
 
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB ||
-		    gelf_getclass(d->elf) != ELFCLASS64 || sh.sh_entsize != sizeof(Elf64_Sym) ||
-		    !gelf_getshdr(elf_getscn(d->elf, sh.sh_link), &strsh))
-			continue;
-		ns = sh.sh_size / sizeof(Elf64_Sym);
-		for (size_t i = 0; i < ns; i += 512) {
-			size_t m = ns - i < 512 ? ns - i : 512;
+		if (pread(st->fd, buf, m * sizeof(*buf), st->symoff + i * sizeof(*buf)) !=
+		    (ssize_t)(m * sizeof(*buf)))
+			break;
+		for (size_t k = 0; k < m; k++) {
+			const Elf64_Sym *sym = &buf[k];
+			size_t lo = 0, hi = n;
 
-			if (pread(d->fd, buf, m * sizeof(*buf), sh.sh_offset + i * sizeof(*buf)) !=
-			    (ssize_t)(m * sizeof(*buf)))
-				break;
-			for (size_t k = 0; k < m; k++) {
-				const Elf64_Sym *sym = &buf[k];
-				size_t lo = 0, hi = n;
+			if (sym->st_value > hi_addr || sym->st_value + sym->st_size <= lo_addr ||
+			    ELF64_ST_TYPE(sym->st_info) != STT_FUNC || !sym->st_size)
+				continue;
+			while (lo < hi) {
+				size_t mid = (lo + hi) / 2;
 
-				if (ELF64_ST_TYPE(sym->st_info) != STT_FUNC || !sym->st_size)
+				if (c[mid].addr < sym->st_value)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			for (; lo < n && c[lo].addr - sym->st_value < sym->st_size; lo++) {
+				char name[256];
+				ssize_t got = sym->st_name < st->strsz ?
+					pread(st->fd, name, sizeof(name) - 1, st->stroff + sym->st_name) : -1;
+
+				if (got <= 0)
 					continue;
-				while (lo < hi) {
-					size_t mid = (lo + hi) / 2;
-
-					if (c[mid].addr < sym->st_value)
-						lo = mid + 1;
-					else
-						hi = mid;
-				}
-				for (; lo < n && c[lo].addr < sym->st_value + sym->st_size; lo++) {
-					char name[256] = "";
-					ssize_t got = sym->st_name < strsh.sh_size ?
-						pread(d->fd, name, sizeof(name) - 1, strsh.sh_offset + sym->st_name) : -1;
-
-					if (got <= 0)
-						continue;
-					name[got] = 0;
-					free(c[lo].name);
-					c[lo].name = strdup(name);
-					c[lo].off = c[lo].addr - sym->st_value;
-				}
+				name[got] = 0;
+				free(c[lo].name);
+				c[lo].name = strdup(name);
+				c[lo].off = c[lo].addr - sym->st_value;
 			}
 		}
 	}
@@ -536,9 +596,8 @@ int cmd_dump(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
-	struct dump d = { .fmt = F_TEXT, .fd = -1, .first_json = true };
+	struct dump d = { .fmt = F_TEXT, .first_json = true, .st.fd = -1 };
 	BTFI_OPTS(btfinline_open_opts, oo);
-	unsigned char magic[4] = { 0 };
 	int c, err, rc = 0;
 
 	libbpf_set_print(NULL);	/* failures are reported by the reader, once */
@@ -559,13 +618,13 @@ int cmd_dump(int argc, char **argv)
 	if (optind >= argc)
 		return dump_usage();
 	d.path = argv[optind++];
+	/* Callers are named only for printed sites; the summary needs none. */
+	if (optind < argc)
+		symtab_open(&d.st, d.path);
 	err = btfinline__open(d.path, &oo, &d.bi);
-	if (err)
+	if (err) {
+		symtab_close(&d.st);
 		return 1;	/* the reader logged "FILE: problem" */
-	d.fd = open(d.path, O_RDONLY | O_CLOEXEC);
-	if (d.fd >= 0 && pread(d.fd, magic, 4, 0) == 4 && !memcmp(magic, ELFMAG, SELFMAG)) {
-		elf_version(EV_CURRENT);
-		d.elf = elf_begin(d.fd, ELF_C_READ, NULL);
 	}
 	if (optind == argc) {
 		if (d.fmt == F_PERF) {
@@ -591,10 +650,7 @@ int cmd_dump(int argc, char **argv)
 	if (d.fmt == F_JSON)
 		printf("]\n");
 out:
-	if (d.elf)
-		elf_end(d.elf);
-	if (d.fd >= 0)
-		close(d.fd);
+	symtab_close(&d.st);
 	btfinline__free(d.bi);
 	return rc;
 }

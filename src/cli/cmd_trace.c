@@ -32,6 +32,7 @@ struct tout {			/* one printed value */
 	uint32_t size;
 	bool is_signed;
 	uint8_t slice_off;	/* '.' into a by-value struct held in registers */
+	bool str;		/* BPF read a string for it (ev->str) */
 };
 
 struct tsite {
@@ -297,6 +298,7 @@ static int prepare_sites(struct trace_ctx *tc, struct btfi_site_list *sl, size_t
 					fprintf(stderr, "btfinline: %s: %s: %s\n", tc->binary, as->func, err);
 					return -EINVAL;
 				}
+				to->str = as->extra[k].str;
 				continue;
 			}
 			locs[k] = as->locs[k];
@@ -307,6 +309,7 @@ static int prepare_sites(struct trace_ctx *tc, struct btfi_site_list *sl, size_t
 			to->size = locs[k].size;
 			to->is_signed = locs[k].is_signed;
 			as->extra[k].str = tc->str && pp && is_char_ptr(btf, pp[k].type);
+			to->str = as->extra[k].str;
 		}
 		/* expression names double as argument names in policy messages */
 		if (nexpr) {
@@ -363,8 +366,7 @@ static int handle_event(void *ctx, void *data, size_t size)
 			snprintf(val, sizeof(val), tc->json ? "null" : "?");
 		else
 			btfi_fmt_value(tc->btf, to->type_id, raw, to->size < avail ? to->size : avail,
-				       to->is_signed, ev->str[k][0] || (tc->str && ev->has_str) ?
-				       ev->str[k] : NULL, tc->json, val, sizeof(val));
+				       to->is_signed, to->str ? ev->str[k] : NULL, tc->json, val, sizeof(val));
 		if (tc->json)
 			pos += snprintf(line + pos, sizeof(line) - pos, "%s\"%s\": %s", k ? ", " : "",
 					to->name, val);
@@ -417,6 +419,7 @@ int cmd_trace(int argc, char **argv)
 		{ "best-effort", no_argument, 0, 'B' },
 		{ "no-entry", no_argument, 0, 'E' },
 		{ "bare", no_argument, 0, 'Z' },	/* bench: empty program */
+		{ "no-uprobe-multi", no_argument, 0, 'M' },	/* tests: per-site uprobes */
 		{ "kernel", no_argument, 0, 'k' },
 		{ "base", required_argument, 0, 'K' },
 		{ "all-instances", no_argument, 0, 'A' },
@@ -433,7 +436,7 @@ int cmd_trace(int argc, char **argv)
 	struct trace_bpf *skel = NULL;
 	struct trace_sym *sym = NULL;
 	enum btfinline_policy policy = BTFI_ALL_OR_NONE;
-	bool no_entry = false;
+	bool no_entry = false, no_multi = false;
 	char **cmd = NULL;
 	int pid = -1, child = -1, sync_pipe[2] = { -1, -1 }, ret = 1, c, err, status = 0;
 	int nfuncs;
@@ -462,6 +465,7 @@ int cmd_trace(int argc, char **argv)
 		case 'B': policy = BTFI_BEST_EFFORT; break;
 		case 'E': no_entry = true; break;
 		case 'Z': tc.bare = true; break;
+		case 'M': no_multi = true; break;
 		case 'o': outpath = optarg; break;
 		case 'k': kernel = true; break;
 		case 'K': kbase = optarg; break;
@@ -518,7 +522,15 @@ int cmd_trace(int argc, char **argv)
 			free(spec);
 			goto badusage;
 		}
-		func = strdup(func);	/* lives to exit, referenced by sites */
+		{	/* lives as long as sl: sites reference it */
+			char *copy = btfi_site_list_alloc(&sl, strlen(func) + 1);
+
+			if (!copy) {
+				free(spec);
+				goto out;
+			}
+			func = strcpy(copy, func);
+		}
 		err = kernel ? trace_kernel_collect(tk, bi, func, no_entry, &sl) :
 			btfi_collect_sites(bi, tc.binary, func, no_entry, NULL, NULL, NULL, &sl);
 		if (!err) {
@@ -545,6 +557,12 @@ int cmd_trace(int argc, char **argv)
 		bpf_map__set_max_entries(skel->maps.counts, sl.cnt);
 	}
 	bpf_program__set_autoload(tc.bare ? skel->progs.btfi_trace : skel->progs.btfi_empty, false);
+	/* one uprobe_multi link for all sites where the kernel has them:
+	 * detaching per-site uprobes costs a grace period each */
+	if (!kernel && !no_multi && btfi_uprobe_multi_supported()) {
+		bpf_program__set_expected_attach_type(skel->progs.btfi_trace, BTFI_TRACE_UPROBE_MULTI);
+		bpf_program__set_expected_attach_type(skel->progs.btfi_empty, BTFI_TRACE_UPROBE_MULTI);
+	}
 	err = trace_bpf__load(skel);
 	if (err) {
 		fprintf(stderr, "btfinline: cannot load the BPF program: %s\n", strerror(-err));
@@ -598,16 +616,22 @@ int cmd_trace(int argc, char **argv)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	tc.t0_ns = mono_ns();
-	fprintf(stderr, "btfinline: %zu probes on %d function%s in %s\n", btfinline_link__cnt(link),
+	fprintf(stderr, "btfinline: %zu probe%s on %d function%s in %s\n", btfinline_link__cnt(link),
+		btfinline_link__cnt(link) == 1 ? "" : "s",
 		nfuncs, nfuncs > 1 ? "s" : "", tc.binary);
-	if (child > 0) {
-		close(sync_pipe[1]);	/* go */
+	if (child > 0) {	/* go: one byte (EOF alone means "attach failed") */
+		if (write(sync_pipe[1], "g", 1) != 1)
+			perror("btfinline: pipe");
+		close(sync_pipe[1]);
 		sync_pipe[1] = -1;
 	}
 
 	while (!stop_sig && !(duration > 0 && (mono_ns() - tc.t0_ns) / 1e9 >= duration)) {
 		if (rb) {
-			err = ring_buffer__poll(rb, 100);
+			/* the BPF side wakes us only when the ring fills up */
+			err = ring_buffer__poll(rb, 50);
+			if (err >= 0)
+				err = ring_buffer__consume(rb);
 			if (err < 0 && err != -EINTR) {
 				fprintf(stderr, "btfinline: ring buffer: %s\n", strerror(-err));
 				break;

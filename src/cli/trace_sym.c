@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* Call-site file:line from DWARF when the traced binary still has it. */
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,13 +49,30 @@ static const char *base(const char *p)
 	return b ? b + 1 : p;
 }
 
+/* CU covering addr. dwarf_addrdie needs .debug_aranges, which clang does
+ * not emit by default: then test each CU's ranges. */
+static bool cu_at(Dwarf *dw, uint64_t addr, Dwarf_Die *cu)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsz;
+
+	if (dwarf_addrdie(dw, addr, cu))
+		return true;
+	while (!dwarf_nextcu(dw, off, &next, &hsz, NULL, NULL, NULL)) {
+		if (dwarf_offdie(dw, off + hsz, cu) && dwarf_haspc(cu, addr) > 0)
+			return true;
+		off = next;
+	}
+	return false;
+}
+
 void trace_sym_where(struct trace_sym *s, uint64_t addr, const char *func, char *buf, size_t len)
 {
 	Dwarf_Die cu, *scopes = NULL;
 	int n;
 
 	buf[0] = 0;
-	if (!s || !dwarf_addrdie(s->dw, addr, &cu))
+	if (!s || !cu_at(s->dw, addr, &cu))
 		return;
 	if (func) {
 		n = dwarf_getscopes(&cu, addr, &scopes);

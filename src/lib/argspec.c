@@ -224,7 +224,9 @@ int btfi_entry_locs(const struct btf *btf, uint32_t proto_id, struct btfi_loc *l
 		} else {
 			bool x87 = c == C_MEM && size == 16 && btf_is_float(skip_mods(btf, &(uint32_t){ p[i].type }));
 
-			if (x87 && stack % 16)
+			/* 16-byte slots align within the argument area,
+			 * which starts at rsp+8 (after the return address) */
+			if (x87 && (stack - 8) % 16)
 				stack += 8;
 			if (x87) {
 				l.kind = BTFI_LOC_NONE;

@@ -56,7 +56,16 @@ struct btfinline_link {
 	size_t cnt;
 	struct bpf_link **links;
 	uint64_t *cookies;
+	bool multi;			/* one uprobe_multi link, multi_fd */
+	int multi_fd;
 };
+
+/* Attach type of uprobe_multi links (Linux 6.6+, unknown to libbpf 1.1).
+ * A program loaded with this expected attach type is attached at all
+ * sites through one link; otherwise one perf-event uprobe per site. */
+#define BTFI_TRACE_UPROBE_MULTI	48
+/* The running kernel has uprobe_multi links (loads a 2-insn probe). */
+bool btfi_uprobe_multi_supported(void);
 
 /* Attach `prog` at `n` sites of `binary` (uprobes; pid -1 = all). */
 int btfi_attach_sites(struct bpf_program *prog, int pid, const char *binary,

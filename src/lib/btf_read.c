@@ -24,6 +24,9 @@
 #include "log.h"
 
 #define MAX_SECS 1024
+#define CP_SHIFT 2
+#define CP_MASK ((1u << CP_SHIFT) - 1)
+#define KV_UNKNOWN 31
 
 struct rsec {
 	uint32_t name_off;
@@ -36,10 +39,21 @@ struct rsec {
 struct rbtf {
 	const uint8_t *types;	uint32_t type_len;
 	const char *strs;	uint32_t str_len;
-	uint32_t *toff;		/* type i at types + toff[i] */
-	uint8_t *kinds;		/* kind of type i; 0xff: unknown, skipped via layout */
+	/* Sparse index: type i is (i & CP_MASK) records after the one at
+	 * types + cp[i >> CP_SHIFT]. A fresh page costs 5-10 us on a VM (more
+	 * than walking its records): 4 bytes per type would be 4x the pages
+	 * (the previous dense index was 7 bytes per type). */
+	uint32_t *cp;
+	/* Split part only, per type: kind (bits 0-4, KV_UNKNOWN: skipped via
+	 * layout) and min(vlen, 7) (bits 5-7): the per-site LOC_PROTO check
+	 * reads this small table, not the records. */
+	uint8_t *kv;
+	uint8_t isz[128], esz[128];	/* record size per kind: 12 + isz + vlen * esz */
 	uint32_t n;
-	void *mem;		size_t mem_len;	/* toff and kinds */
+	void *mem;		size_t mem_len;	/* cp, kv */
+	/* Bytes and records per kind, sites in LOCSECs (split part). */
+	uint64_t kbytes[128];	uint32_t kcnt[128];
+	uint64_t nent;
 };
 
 /* A read-only file region: mmap'ed (pages shared with the page cache, no
@@ -76,9 +90,10 @@ struct btfinline {
 	struct btfinline_site *sites;	size_t nsites;	/* all, on demand */
 	uint32_t *by_addr;		/* on demand: site indexes by (secno, offset) */
 	struct rsec *secs;		uint32_t nsecs;
-	uint32_t *locsecs;		uint32_t nlocsecs;	/* split index of each LOCSEC */
+	uint32_t *locsecs;		uint32_t nlocsecs;	/* offset of each LOCSEC in s.types */
 	struct chunk *chunks;
 	uint32_t *funcs, nfuncs;		/* distinct FUNC ids named by LOCSECs */
+	uint32_t *fname;			/* their name offsets (lookup by name) */
 	uint8_t *fbits;				/* bitmap over all ids: in funcs[] */
 	void *fmem;		size_t fmem_len;	/* funcs and fbits */
 	struct btfinline_sizes sizes;
@@ -118,6 +133,32 @@ static uint32_t rd32(const uint8_t *p)
 
 static const struct btf_type void_type;
 
+/* Size of the (validated) record at offset off. */
+static uint32_t rec_size(const struct rbtf *r, uint32_t off)
+{
+	uint32_t info = rd32(r->types + off + 4), k = BTFI_INFO_KIND(info);
+
+	return 12 + r->isz[k] + BTFI_INFO_VLEN(info) * r->esz[k];
+}
+
+/* Offset of type i (< r->n): from its checkpoint, a few records on. */
+static uint32_t rec_off(const struct rbtf *r, uint32_t i)
+{
+	uint32_t off = r->cp[i >> CP_SHIFT];
+
+	for (uint32_t k = i & CP_MASK; k; k--)
+		off += rec_size(r, off);
+	return off;
+}
+
+/* Kind of split type i; 0xff: unknown kind (skipped via layout). */
+static int skind(const struct rbtf *r, uint32_t i)
+{
+	uint32_t k = r->kv[i] & 31;
+
+	return k == KV_UNKNOWN ? 0xff : (int)k;
+}
+
 /* Any type id (base or split) -> record; NULL when out of range. Works
  * without libbpf: base ids come from our index of the mapped .BTF. */
 static const struct btf_type *ty(const struct btfinline *bi, uint32_t id)
@@ -125,12 +166,12 @@ static const struct btf_type *ty(const struct btfinline *bi, uint32_t id)
 	if (id >= bi->start_id) {
 		if (id - bi->start_id >= bi->s.n)
 			return NULL;
-		return (const struct btf_type *)(bi->s.types + bi->s.toff[id - bi->start_id]);
+		return (const struct btf_type *)(bi->s.types + rec_off(&bi->s, id - bi->start_id));
 	}
 	if (!id)
 		return &void_type;
 	if (bi->have_rb)
-		return (const struct btf_type *)(bi->b.types + bi->b.toff[id - 1]);
+		return (const struct btf_type *)(bi->b.types + rec_off(&bi->b, id - 1));
 	return btf__type_by_id(bi->base, id);
 }
 
@@ -139,13 +180,11 @@ static int kind_of(const struct btfinline *bi, uint32_t id)
 	if (id >= bi->start_id) {
 		if (id - bi->start_id >= bi->s.n)
 			return -1;
-		return bi->s.kinds[id - bi->start_id];
+		return skind(&bi->s, id - bi->start_id);
 	}
 	if (!id)
 		return BTF_KIND_UNKN;
-	if (bi->have_rb)
-		return bi->b.kinds[id - 1];
-	return btf_kind(btf__type_by_id(bi->base, id));
+	return btf_kind(ty(bi, id));
 }
 
 static bool str_ok(const struct btfinline *bi, uint32_t off)
@@ -194,16 +233,18 @@ static bool id_ok(const struct btfinline *bi, uint32_t id)
 
 /* Parameter count of FUNC `id` via its FUNC_PROTO; -1 if malformed. A trailing
  * vararg slot (name 0, type 0) is not a parameter. */
-static int func_nparams(const struct btfinline *bi, uint32_t id)
+static int func_nparams(const struct btfinline *bi, uint32_t id, uint32_t *name_off)
 {
 	const struct btf_type *f = ty(bi, id), *p;
 	const struct btf_param *pp;
 	int n;
 
-	if (!f || kind_of(bi, id) != BTF_KIND_FUNC)
+	/* One lookup per record (the kind is in it: 7 bits, new-format wide). */
+	if (!f || BTFI_INFO_KIND(f->info) != BTF_KIND_FUNC)
 		return -1;
+	*name_off = f->name_off;
 	p = ty(bi, f->type);
-	if (!p || kind_of(bi, f->type) != BTF_KIND_FUNC_PROTO)
+	if (!p || BTFI_INFO_KIND(p->info) != BTF_KIND_FUNC_PROTO)
 		return -1;
 	n = BTFI_INFO_VLEN(p->info);
 	pp = btf_params(p);
@@ -265,30 +306,45 @@ static int check_hdr(struct btfinline *bi, const char *what, const uint8_t *d, s
 	return 0;
 }
 
-/* Walk a type section: offsets and kinds of every record. first_id names
- * records in messages; max_kind: kinds a base may hold (19) or 22. */
+/* Fault in [p, p+len) clipped to the mapping [m, m+mlen) in one call;
+ * harmless if the kernel does not know MADV_POPULATE_WRITE (5.14). */
+static void prefault(void *p, size_t len, void *m, size_t mlen)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	uintptr_t a = (uintptr_t)p & ~(uintptr_t)(pg - 1), end = (uintptr_t)p + len;
+
+	if (end > (uintptr_t)m + mlen)
+		end = (uintptr_t)m + mlen;
+	if (end > a)
+		madvise((void *)a, end - a, 23 /* MADV_POPULATE_WRITE */);
+}
+
+/* Walk a type section: offsets and kinds of every record, bytes per kind,
+ * the LOC_PROTO table (split). One pass: reading the sections from memory
+ * is most of open's cost. first_id names records in messages; max_kind:
+ * kinds a base may hold (19), or 0x7f for the split part. */
 static int walk_types(struct btfinline *bi, const char *what, struct rbtf *r, uint32_t first_id,
-		      const uint8_t *lay, uint32_t nlay)
+		      const uint8_t *lay, uint32_t nlay, uint32_t max_kind, bool split)
 {
 	const uint8_t *t = r->types;
-	uint32_t off = 0, n = 0, cap = r->type_len / 12 + 1;
+	uint32_t off = 0, n = 0, cap = r->type_len / 12 + 1, ncp = (cap >> CP_SHIFT) + 1, lim = 0;
+	uint8_t *isz = r->isz, *esz = r->esz;
 
-	/* A record is at least 12 bytes: size the index once. Pre-faulted in
-	 * one call (page faults are most of open's cost on small VMs). */
-	r->mem_len = (size_t)cap * 5;
+	/* A record is at least 12 bytes: size the index for that, but fault
+	 * in only what the walk fills, in chunks (one fault per page costs
+	 * twice a chunked prefault here). */
+	r->mem_len = (size_t)ncp * 4 + (split ? cap : 0);
 	r->mem = mmap(NULL, r->mem_len, PROT_READ | PROT_WRITE,
-		      MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (r->mem == MAP_FAILED) {
 		r->mem = NULL;
 		return -ENOMEM;
 	}
-	r->toff = r->mem;
-	r->kinds = (uint8_t *)r->mem + (size_t)cap * 4;
+	r->cp = r->mem;
+	r->kv = split ? (uint8_t *)r->mem + (size_t)ncp * 4 : NULL;
 
 	/* Per-kind sizes once (layout entries checked against ours here), so
 	 * the loop over every record is a table lookup. 0xff: no size known. */
-	uint8_t isz[128], esz[128];
-
 	for (uint32_t k = 0; k < 128; k++) {
 		isz[k] = esz[k] = 0xff;
 		if (k <= BTFI_KIND_MAX_KNOWN) {
@@ -330,8 +386,24 @@ static int walk_types(struct btfinline *bi, const char *what, struct rbtf *r, ui
 		if (rsz > r->type_len - off)
 			return bad(bi, "%stype [%u] %s: vlen %u runs past the type section", what,
 				   first_id + n, kname(kind), vlen);
-		r->toff[n] = off;
-		r->kinds[n] = kind <= BTFI_KIND_MAX_KNOWN ? kind : 0xff;
+		if (kind > max_kind)
+			return bad(bi, "%stype [%u] has kind %u", what, first_id + n, kind);
+		if (n == lim) {
+			lim += 32768;
+			prefault(r->cp + (n >> CP_SHIFT), (lim - n) >> CP_SHIFT << 2, r->mem, r->mem_len);
+			if (split)
+				prefault(r->kv + n, lim - n, r->mem, r->mem_len);
+		}
+		if (!(n & CP_MASK))
+			r->cp[n >> CP_SHIFT] = off;
+		if (split) {
+			r->kv[n] = (kind <= BTFI_KIND_MAX_KNOWN ? kind : KV_UNKNOWN) |
+				   (vlen < 7 ? vlen : 7) << 5;
+			r->kbytes[kind] += rsz;
+			r->kcnt[kind]++;
+			if (kind == BTFI_KIND_LOCSEC)
+				r->nent += vlen;
+		}
 		off += rsz;
 		n++;
 	}
@@ -447,9 +519,9 @@ static int check_new(struct btfinline *bi, uint32_t id, const uint8_t *p)
 	} else if (kind == BTFI_KIND_LOCSEC) {
 		/* The hot loop of open (one pass over every site): plain arrays. */
 		const char *nm = str_at(bi, name_off);
-		const uint32_t *ent = (const uint32_t *)e, *toff = bi->s.toff;
-		const uint8_t *kinds = bi->s.kinds, *types = bi->s.types;
-		uint32_t pfunc = 0, poff = 0, start = bi->start_id, nt = bi->s.n;
+		const uint32_t *ent = (const uint32_t *)e;
+		const uint8_t *kv = bi->s.kv;
+		uint32_t pfunc = 0, poff = 0, start = bi->start_id, nt = bi->s.n, want = 0, fname = 0;
 		int np = -1;
 
 		if (strncmp(nm, "inline", 6) || !nm[6])
@@ -472,29 +544,32 @@ static int check_new(struct btfinline *bi, uint32_t id, const uint8_t *p)
 					return bad(bi, "type [%u] LOCSEC %s: site %u: type %u is not a FUNC",
 						   id, nm, i, func);
 				}
-				np = func_nparams(bi, func);
+				np = func_nparams(bi, func, &fname);
+				/* kv[] of a LOC_PROTO with np params (7: 7 or more) */
+				want = np < 0 ? 0x100 : BTFI_KIND_LOC_PROTO | (np < 7 ? np : 7) << 5;
 				if (!(bi->fbits[func / 8] & (1 << func % 8))) {
 					bi->fbits[func / 8] |= 1 << func % 8;
+					if (!(bi->nfuncs & 8191))
+						prefault(bi->funcs + bi->nfuncs, 8192 * 4, bi->fmem, bi->fmem_len),
+						prefault(bi->fname + bi->nfuncs, 8192 * 4, bi->fmem, bi->fmem_len);
+					bi->fname[bi->nfuncs] = fname;
 					bi->funcs[bi->nfuncs++] = func;
 				}
 			}
-			if (proto < start || pi >= nt || kinds[pi] != BTFI_KIND_LOC_PROTO)
-				return bad(bi, "type [%u] LOCSEC %s: site %u: type %u is not a LOC_PROTO",
-					   id, nm, i, proto);
-			if (np < 0 || (uint32_t)np != (*(const uint32_t *)(types + toff[pi] + 4) & 0xffffff))
-				return bad(bi, "type [%u] LOCSEC %s: site %u: FUNC %u has %d params, LOC_PROTO %u has %u%s",
-					   id, nm, i, func, np, proto, vlen_of(bi, proto),
-					   func < start ? " (base mismatch?)" : "");
+			if (proto < start || pi >= nt || kv[pi] != want || np >= 7) {
+				if (proto < start || pi >= nt || (kv[pi] & 31) != BTFI_KIND_LOC_PROTO)
+					return bad(bi, "type [%u] LOCSEC %s: site %u: type %u is not a LOC_PROTO",
+						   id, nm, i, proto);
+				if (np < 0 || (uint32_t)np != vlen_of(bi, proto))
+					return bad(bi, "type [%u] LOCSEC %s: site %u: FUNC %u has %d params, LOC_PROTO %u has %u%s",
+						   id, nm, i, func, np, proto, vlen_of(bi, proto),
+						   func < start ? " (base mismatch?)" : "");
+			}
 			pfunc = func;
 			poff = off;
 		}
 	}
 	return 0;
-}
-
-static uint32_t rec_len(const struct rbtf *r, uint32_t i)
-{
-	return (i + 1 < r->n ? r->toff[i + 1] : r->type_len) - r->toff[i];
 }
 
 /* Debian's libbpf 1.1 declares btf__new_split() but does not export it:
@@ -530,16 +605,16 @@ static int synthesize(struct btfinline *bi)
 	uint8_t *buf, *p;
 	int err;
 
-	for (uint32_t i = 0; i < r->n; i++)
-		tlen += r->kinds[i] <= BTF_KIND_ENUM64 ? rec_len(r, i) : 12;
+	for (uint32_t i = 0, off = 0; i < r->n; off += rec_size(r, off), i++)
+		tlen += skind(r, i) <= BTF_KIND_ENUM64 ? rec_size(r, off) : 12;
 	buf = malloc(sizeof(h) + tlen + r->str_len);
 	if (!buf)
 		return -ENOMEM;
 	p = buf + sizeof(h);
-	for (uint32_t i = 0; i < r->n; i++) {
-		if (r->kinds[i] <= BTF_KIND_ENUM64) {
-			memcpy(p, r->types + r->toff[i], rec_len(r, i));
-			p += rec_len(r, i);
+	for (uint32_t i = 0, off = 0; i < r->n; off += rec_size(r, off), i++) {
+		if (skind(r, i) <= BTF_KIND_ENUM64) {
+			memcpy(p, r->types + off, rec_size(r, off));
+			p += rec_size(r, off);
 		} else {
 			uint32_t ph[3] = { 0, BTF_KIND_CONST << 24, 0 };
 
@@ -591,7 +666,7 @@ static int build_sites(struct btfinline *bi)
 		goto out;
 	/* Distinct functions, sorted by name: their rank orders the sites. */
 	for (uint32_t l = 0; l < bi->nlocsecs; l++) {
-		const uint8_t *t = bi->s.types + bi->s.toff[bi->locsecs[l]];
+		const uint8_t *t = bi->s.types + bi->locsecs[l];
 
 		for (uint32_t k = 0, v = BTFI_INFO_VLEN(rd32(t + 4)); k < v; k++) {
 			uint32_t f = rd32(t + 12 + 12 * k);
@@ -616,7 +691,7 @@ static int build_sites(struct btfinline *bi)
 		rank[funcs[r]] = r;
 	/* Counting sort by rank; LOCSEC order keeps (secno, offset) within a func. */
 	for (uint32_t l = 0; l < bi->nlocsecs; l++) {
-		const uint8_t *t = bi->s.types + bi->s.toff[bi->locsecs[l]];
+		const uint8_t *t = bi->s.types + bi->locsecs[l];
 
 		for (uint32_t k = 0, v = BTFI_INFO_VLEN(rd32(t + 4)); k < v; k++)
 			cnt[rank[rd32(t + 12 + 12 * k)] + 1]++;
@@ -625,7 +700,7 @@ static int build_sites(struct btfinline *bi)
 		cnt[r + 1] += cnt[r];
 	for (uint32_t sno = 0; sno < bi->nsecs; sno++) {
 		for (uint32_t l = 0; l < bi->nlocsecs; l++) {
-			const uint8_t *t = bi->s.types + bi->s.toff[bi->locsecs[l]];
+			const uint8_t *t = bi->s.types + bi->locsecs[l];
 
 			if (locsec_secno(bi, t) != sno)
 				continue;
@@ -661,19 +736,19 @@ static void account(struct btfinline *bi, const struct btfi_hdr *h)
 	z->hdr = h->hdr_len;
 	z->layout = h->layout_len;
 	z->strs = h->str_len;
-	for (uint32_t i = 0; i < bi->s.n; i++) {
-		uint32_t len = rec_len(&bi->s, i);
-		uint32_t vlen = BTFI_INFO_VLEN(rd32(bi->s.types + bi->s.toff[i] + 4));
+	/* Counted by walk_types(). */
+	for (uint32_t k = 0; k < 128; k++) {
+		uint64_t len = bi->s.kbytes[k];
 
-		switch (bi->s.kinds[i]) {
+		switch (k) {
 		case BTFI_KIND_LOCSEC:
-			z->locsec += len; z->nlocsec++; z->nsites += vlen; break;
+			z->locsec += len; z->nlocsec += bi->s.kcnt[k]; break;
 		case BTFI_KIND_LOC_PARAM:
-			z->loc_param += len; z->nloc_param++; break;
+			z->loc_param += len; z->nloc_param += bi->s.kcnt[k]; break;
 		case BTFI_KIND_LOC_PROTO:
-			z->loc_proto += len; z->nloc_proto++; break;
+			z->loc_proto += len; z->nloc_proto += bi->s.kcnt[k]; break;
 		case BTF_KIND_FUNC:
-			z->nfunc++;
+			z->nfunc += bi->s.kcnt[k];
 			/* fallthrough */
 		case BTF_KIND_FUNC_PROTO:
 			z->func += len; break;
@@ -681,41 +756,38 @@ static void account(struct btfinline *bi, const struct btfi_hdr *h)
 			z->other_types += len; break;
 		}
 	}
+	z->nsites = bi->s.nent;
 }
 
-/* LOCSEC records and the distinct section names. */
-static int index_locsecs(struct btfinline *bi)
+/* A (validated) LOCSEC record at offset off; its section name. */
+static int index_locsec(struct btfinline *bi, uint32_t off)
 {
-	for (uint32_t i = 0; i < bi->s.n; i++) {
-		const uint8_t *t = bi->s.types + bi->s.toff[i];
-		const char *nm;
-		uint32_t s;
+	const uint8_t *t = bi->s.types + off;
+	const char *nm;
+	uint32_t s;
 
-		if (bi->s.kinds[i] != BTFI_KIND_LOCSEC)
-			continue;
-		if (!(bi->nlocsecs & (bi->nlocsecs + 1)) || !bi->locsecs) {
-			uint32_t *nl = realloc(bi->locsecs, (bi->nlocsecs * 2 + 2) * sizeof(*nl));
+	if (!(bi->nlocsecs & (bi->nlocsecs + 1)) || !bi->locsecs) {
+		uint32_t *nl = realloc(bi->locsecs, (bi->nlocsecs * 2 + 2) * sizeof(*nl));
 
-			if (!nl)
-				return -ENOMEM;
-			bi->locsecs = nl;
-		}
-		bi->locsecs[bi->nlocsecs++] = i;
-		nm = str_at(bi, rd32(t)) + 6;
-		for (s = 0; s < bi->nsecs; s++)
-			if (!strcmp(bi->secs[s].name, nm))
-				break;
-		if (s == bi->nsecs) {
-			struct rsec *ns;
+		if (!nl)
+			return -ENOMEM;
+		bi->locsecs = nl;
+	}
+	bi->locsecs[bi->nlocsecs++] = off;
+	nm = str_at(bi, rd32(t)) + 6;
+	for (s = 0; s < bi->nsecs; s++)
+		if (!strcmp(bi->secs[s].name, nm))
+			break;
+	if (s == bi->nsecs) {
+		struct rsec *ns;
 
-			if (bi->nsecs == MAX_SECS)
-				return bad(bi, "more than %d LOCSEC sections", MAX_SECS);
-			ns = realloc(bi->secs, (bi->nsecs + 1) * sizeof(*ns));
-			if (!ns)
-				return -ENOMEM;
-			bi->secs = ns;
-			bi->secs[bi->nsecs++] = (struct rsec){ .name_off = rd32(t), .name = nm };
-		}
+		if (bi->nsecs == MAX_SECS)
+			return bad(bi, "more than %d LOCSEC sections", MAX_SECS);
+		ns = realloc(bi->secs, (bi->nsecs + 1) * sizeof(*ns));
+		if (!ns)
+			return -ENOMEM;
+		bi->secs = ns;
+		bi->secs[bi->nsecs++] = (struct rsec){ .name_off = rd32(t), .name = nm };
 	}
 	return 0;
 }
@@ -738,39 +810,44 @@ static int parse(struct btfinline *bi)
 		lay = d + h.hdr_len + h.layout_off;
 		nlay = h.layout_len / 4;
 	}
-	err = walk_types(bi, "", &bi->s, bi->start_id, lay, nlay);
+	err = walk_types(bi, "", &bi->s, bi->start_id, lay, nlay, 0x7f, true);
 	if (err)
 		return err;
-	for (uint32_t i = 0; i < bi->s.n; i++)
-		if (bi->s.kinds[i] <= BTF_KIND_ENUM64 &&
-		    (err = check_std(bi, bi->start_id + i, bi->s.types + bi->s.toff[i])))
+	for (uint32_t i = 0, off = 0; i < bi->s.n; off += rec_size(&bi->s, off), i++)
+		if (skind(&bi->s, i) <= BTF_KIND_ENUM64 &&
+		    (err = check_std(bi, bi->start_id + i, bi->s.types + off)))
 			return err;
 	/* Every FUNC id appears at most once in funcs[] (the bitmap); at most
 	 * one per LOCSEC entry. */
 	{
-		size_t nent = 0;
-
-		for (uint32_t i = 0; i < bi->s.n; i++)
-			if (bi->s.kinds[i] == BTFI_KIND_LOCSEC)
-				nent += BTFI_INFO_VLEN(rd32(bi->s.types + bi->s.toff[i] + 4));
+		size_t nent = bi->s.nent;
 		size_t nf = (nent < bi->start_id + bi->s.n ? nent : bi->start_id + bi->s.n) + 1;
 
-		bi->fmem_len = nf * sizeof(*bi->funcs) + (bi->start_id + bi->s.n) / 8 + 1;
+		/* Sized for the worst case; only touched pages are faulted in. */
+		bi->fmem_len = 2 * nf * sizeof(*bi->funcs) + (bi->start_id + bi->s.n) / 8 + 1;
 		bi->fmem = mmap(NULL, bi->fmem_len, PROT_READ | PROT_WRITE,
-				MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (bi->fmem == MAP_FAILED) {
 			bi->fmem = NULL;
 			return -ENOMEM;
 		}
 		bi->funcs = bi->fmem;
-		bi->fbits = (uint8_t *)bi->fmem + nf * sizeof(*bi->funcs);
+		bi->fname = bi->funcs + nf;
+		bi->fbits = (uint8_t *)(bi->fname + nf);
+		prefault(bi->fbits, (bi->start_id + bi->s.n) / 8 + 1, bi->fmem, bi->fmem_len);
 	}
-	for (uint32_t i = 0; i < bi->s.n; i++)
-		if (bi->s.kinds[i] > BTF_KIND_ENUM64 && bi->s.kinds[i] != 0xff &&
-		    (err = check_new(bi, bi->start_id + i, bi->s.types + bi->s.toff[i])))
+	for (uint32_t i = 0, off = 0; i < bi->s.n; off += rec_size(&bi->s, off), i++) {
+		int k = skind(&bi->s, i);
+
+		if (k <= BTF_KIND_ENUM64 || k == 0xff)
+			continue;
+		if ((err = check_new(bi, bi->start_id + i, bi->s.types + off)))
 			return err;
+		if (k == BTFI_KIND_LOCSEC && (err = index_locsec(bi, off)))
+			return err;
+	}
 	account(bi, &h);
-	return index_locsecs(bi);
+	return 0;
 }
 
 int btfinline__open_mem(const void *data, size_t size, struct btf *base,
@@ -967,12 +1044,9 @@ static int open_base(struct btfinline *bi, const char *path)
 	bi->b.type_len = h.type_len;
 	bi->b.strs = (const char *)bi->bregion.data + h.hdr_len + h.str_off;
 	bi->b.str_len = h.str_len;
-	err = walk_types(bi, "base BTF: ", &bi->b, 1, NULL, 0);
+	err = walk_types(bi, "base BTF: ", &bi->b, 1, NULL, 0, BTF_KIND_ENUM64, false);
 	if (err)
 		return err;
-	for (uint32_t i = 0; i < bi->b.n; i++)
-		if (bi->b.kinds[i] > BTF_KIND_ENUM64)
-			return bad(bi, "base BTF: type [%u] has kind %u", i + 1, bi->b.kinds[i]);
 	if (h.str_len && bi->b.strs[0])
 		return bad(bi, "base BTF: string section does not start with \"\"");
 	bi->have_rb = true;
@@ -1178,7 +1252,7 @@ static size_t func_nsites(const struct btfinline *bi, uint32_t id)
 	size_t n = 0;
 
 	for (uint32_t l = 0; l < bi->nlocsecs; l++) {
-		const uint8_t *t = bi->s.types + bi->s.toff[bi->locsecs[l]];
+		const uint8_t *t = bi->s.types + bi->locsecs[l];
 		uint32_t v = BTFI_INFO_VLEN(rd32(t + 4));
 
 		for (uint32_t e = locsec_lower(t, id); e < v && rd32(t + 12 + 12 * e) == id; e++)
@@ -1225,7 +1299,7 @@ size_t btfinline__func_sites(const struct btfinline *cbi, const char *name,
 	 * then each LOCSEC (sorted by func) is binary-searched. */
 	for (uint32_t i = 0; i < bi->nfuncs && nids < 256; i++) {
 		uint32_t id = bi->funcs[i];
-		const char *fn = name_of(bi, id);
+		const char *fn = str_at(bi, bi->fname[i]);
 
 		if (fn[0] == name[0] && !strcmp(fn, name) && (m = func_nsites(bi, id)))
 			ids[nids++] = id, n += m;
@@ -1248,7 +1322,7 @@ size_t btfinline__func_sites(const struct btfinline *cbi, const char *name,
 	for (uint32_t j = 0; j < nids; j++)
 		for (uint32_t sno = 0; sno < bi->nsecs; sno++)
 			for (uint32_t l = 0; l < bi->nlocsecs; l++) {
-				const uint8_t *t = bi->s.types + bi->s.toff[bi->locsecs[l]];
+				const uint8_t *t = bi->s.types + bi->locsecs[l];
 				uint32_t v = BTFI_INFO_VLEN(rd32(t + 4));
 
 				if (locsec_secno(bi, t) != sno)
@@ -1358,9 +1432,9 @@ int btfinline__site_locs(const struct btfinline *bi, const struct btfinline_site
 	uint32_t id = site->loc_proto_id, n;
 
 	if (id < bi->start_id || id - bi->start_id >= bi->s.n ||
-	    bi->s.kinds[id - bi->start_id] != BTFI_KIND_LOC_PROTO)
+	    skind(&bi->s, id - bi->start_id) != BTFI_KIND_LOC_PROTO)
 		return -EINVAL;
-	p = bi->s.types + bi->s.toff[id - bi->start_id];
+	p = (const uint8_t *)ty(bi, id);
 	n = BTFI_INFO_VLEN(rd32(p + 4));
 	for (uint32_t i = 0; i < n && (int)i < max; i++) {
 		uint32_t pid = rd32(p + 12 + 4 * i);
@@ -1371,7 +1445,7 @@ int btfinline__site_locs(const struct btfinline *bi, const struct btfinline_site
 			locs[i].reason = BTFI_R_UNKNOWN;
 			continue;
 		}
-		decode_loc(bi->s.types + bi->s.toff[pid - bi->start_id], &locs[i]);
+		decode_loc((const uint8_t *)ty(bi, pid), &locs[i]);
 	}
 	return n;
 }
