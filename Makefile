@@ -28,6 +28,9 @@ UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 LIB := $(BUILD)/libbtfinline.a
 BIN := $(BUILD)/btfinline
 
+# Keep generated BPF objects and skeletons: tests build against them.
+.SECONDARY:
+
 .PHONY: all deps run check check-fast asan fuzz fixtures unit clean
 all: $(BIN) $(LIB)
 
