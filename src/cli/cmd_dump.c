@@ -348,7 +348,8 @@ static void find_callers(struct dump *d, struct caller *c, size_t n)
 	uint64_t lo_addr, hi_addr;
 	Elf64_Sym buf[512];
 
-	qsort(c, n, sizeof(*c), cmp_caller);
+	if (n)
+		qsort(c, n, sizeof(*c), cmp_caller);
 	if (st->fd < 0 || !n)
 		return;
 	lo_addr = c[0].addr;

@@ -139,7 +139,8 @@ int btfi_elf_info_load(const char *path, struct btfi_elf_info *ei, const struct 
 		ei->secs[i].name = ei->strs + (uintptr_t)ei->secs[i].name;
 	for (i = 0; i < ei->nsyms; i++)
 		ei->syms[i].name = ei->strs + (uintptr_t)ei->syms[i].name;
-	qsort(ei->syms, ei->nsyms, sizeof(*ei->syms), sym_cmp);
+	if (ei->nsyms)
+		qsort(ei->syms, ei->nsyms, sizeof(*ei->syms), sym_cmp);
 	goto out;
 nomem:
 	btfi_err(log, "%s: out of memory", path);

@@ -73,7 +73,8 @@ static bool load_filter_funcs(const char *path, struct btfi_kblacklist *bl)
 		p[strcspn(p, " \t")] = 0;
 		bl->fn[bl->nfn++] = p;
 	}
-	qsort(bl->fn, bl->nfn, sizeof(*bl->fn), str_cmp);
+	if (bl->nfn)
+		qsort(bl->fn, bl->nfn, sizeof(*bl->fn), str_cmp);
 	return true;
 drop:
 	free(bl->fbuf);
@@ -114,7 +115,8 @@ int btfi_kblacklist_load(const char *path, struct btfi_kblacklist *bl)
 		bl->n++;
 	}
 	fclose(f);
-	qsort(bl->r, bl->n, sizeof(*bl->r), range_cmp);
+	if (bl->n)
+		qsort(bl->r, bl->n, sizeof(*bl->r), range_cmp);
 	if (!path && !load_filter_funcs(BTFI_FILTER_FUNCS, bl))
 		load_filter_funcs("/sys/kernel/debug/tracing/available_filter_functions", bl);
 	return 0;

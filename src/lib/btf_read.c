@@ -634,12 +634,11 @@ static int synthesize(struct btfinline *bi)
 
 /* ---- the full site list (sorted by name), built on first use ---- */
 
-static const struct btfinline *sort_bi;
-
-static int cmp_func_ids(const void *a, const void *b)
+static int cmp_func_ids(const void *a, const void *b, void *ctx)
 {
+	const struct btfinline *bi = ctx;
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	int c = strcmp(name_of(sort_bi, x), name_of(sort_bi, y));
+	int c = strcmp(name_of(bi, x), name_of(bi, y));
 
 	return c ? c : (x > y) - (x < y);
 }
@@ -685,8 +684,7 @@ static int build_sites(struct btfinline *bi)
 	for (uint32_t id = 0; id < nids; id++)
 		if (rank[id])
 			funcs[nfuncs++] = id;
-	sort_bi = bi;	/* qsort has no context argument; callers are single-threaded */
-	qsort(funcs, nfuncs, sizeof(*funcs), cmp_func_ids);
+	qsort_r(funcs, nfuncs, sizeof(*funcs), cmp_func_ids, bi);
 	for (uint32_t r = 0; r < nfuncs; r++)
 		rank[funcs[r]] = r;
 	/* Counting sort by rank; LOCSEC order keeps (secno, offset) within a func. */
@@ -1337,12 +1335,11 @@ size_t btfinline__func_sites(const struct btfinline *cbi, const char *name,
 	return k;
 }
 
-static const struct btfinline_site *cmp_sites;
-
-static int cmp_addr(const void *a, const void *b)
+static int cmp_addr(const void *a, const void *b, void *ctx)
 {
-	const struct btfinline_site *x = cmp_sites + *(const uint32_t *)a;
-	const struct btfinline_site *y = cmp_sites + *(const uint32_t *)b;
+	const struct btfinline_site *sites = ctx;
+	const struct btfinline_site *x = sites + *(const uint32_t *)a;
+	const struct btfinline_site *y = sites + *(const uint32_t *)b;
 
 	if (x->secno != y->secno)
 		return x->secno < y->secno ? -1 : 1;
@@ -1368,8 +1365,7 @@ size_t btfinline__sites_at(const struct btfinline *cbi, uint32_t secno, uint32_t
 			return 0;
 		for (size_t i = 0; i < cnt; i++)
 			bi->by_addr[i] = i;
-		cmp_sites = bi->sites;
-		qsort(bi->by_addr, cnt, sizeof(*bi->by_addr), cmp_addr);
+		qsort_r(bi->by_addr, cnt, sizeof(*bi->by_addr), cmp_addr, bi->sites);
 	}
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;

@@ -406,7 +406,8 @@ int btfi_writer_finish(struct btfi_writer *w, void **blob, size_t *sz)
 	first_new = btf__type_cnt(w->btf);
 	proto0 = first_new + w->params.n;
 
-	qsort(w->sites, w->nsites, sizeof(*w->sites), cmp_wsite);
+	if (w->nsites)	/* qsort(NULL, 0) is undefined */
+		qsort(w->sites, w->nsites, sizeof(*w->sites), cmp_wsite);
 	/* one LOCSEC per section; vlen is 24 bits, so split huge ones */
 	for (i = 0; i < w->nsites; i++)
 		if (!i || w->sites[i].sec != w->sites[i - 1].sec || ++run == BTFI_VLEN_MAX)

@@ -123,7 +123,8 @@ int btfi_ksyms_load(const struct btfi_ksyms_opts *opts, struct btfi_ksyms **out)
 	}
 	for (i = 0; i < ks->cnt; i++)
 		ks->syms[i].name = ks->strs + (uintptr_t)ks->syms[i].name;
-	qsort(ks->syms, ks->cnt, sizeof(*ks->syms), cmp_addr);
+	if (ks->cnt)
+		qsort(ks->syms, ks->cnt, sizeof(*ks->syms), cmp_addr);
 	ks->by_name = malloc((ks->cnt + 1) * sizeof(*ks->by_name));
 	if (!ks->by_name) {
 		err = -ENOMEM;

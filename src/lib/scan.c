@@ -243,7 +243,8 @@ static int load_elf_tables(struct btfi_scan *s, struct scan_priv *p)
 				return -ENOMEM;
 			p->syms[p->nsyms++] = (struct scan_sym){ sym.st_value, name };
 		}
-		qsort(p->syms, p->nsyms, sizeof(*p->syms), sym_cmp);
+		if (p->nsyms)
+			qsort(p->syms, p->nsyms, sizeof(*p->syms), sym_cmp);
 	}
 	return 0;
 }
