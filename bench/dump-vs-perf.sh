@@ -7,15 +7,15 @@
 # Goal: >= 100x faster, dump <= 20 MB peak RSS.
 #
 # Where dump's time goes (Debian 6.1 vmlinux, this 2-vCPU VM, Dec 2026;
-# dump skb_put ~13-15 ms, perf ~0.8 s): ~2 ms process start (/bin/true
-# alone, same timing: ~2 ms); validating every record reads the whole
-# 4 MB base and 6 MB blob, and the first access to each 4 KiB page costs
-# ~1 us here (~2,470 pages; a fresh anonymous page 4-10 us, hence the
-# reader's sparse index), plus the walk itself (~1.5 ms base, ~1 ms blob
-# types, ~1 ms FUNC checks, ~3 ms for the 287k LOCSEC entries); then one
-# pass over the 120k ELF symbols for the callers (~1-2 ms). The 100x goal
-# needs <= 2.7-8.5 ms depending on how fast perf fails or succeeds: not
-# reachable while open() validates all 10 MB on this machine.
+# dump skb_put ~10 ms, perf ~0.8 s): ~2 ms process start (libbpf and
+# elfutils are linked statically: with six shared libraries it was 3.4 ms);
+# ~6 ms btfinline__open(), which validates every record of the 4 MB base
+# and the 6 MB blob (95k base types, ~100k split records, 287k LOCSEC
+# entries: order, kinds, param counts); ~0.5 ms lookup; ~1 ms for the
+# callers (one pass over the ELF symbols). perf's cost grows with the number
+# of sites, dump's hardly: the goal is met for functions with hundreds of
+# sites and missed (~76x) for skb_put/consume_skb, whose 100x budget
+# (7.8 ms) is below the cost of validating the whole blob on this machine.
 set -e
 cd "$(dirname "$0")/.."
 BTFINLINE=${BTFINLINE:-build/btfinline}
@@ -54,7 +54,9 @@ def run(cmd, reps):
 print('%-14s %10s %8s %-34s %9s %7s %6s %8s' % ('function', 'perf s', 'perf MB', 'perf result', 'dump s', 'dump MB', 'sites', 'ratio'))
 ratios, rsss = [], []
 for func, args in specs:
-    pt, prss, (prc, pout, perr) = run(['perf', 'probe', '-k', vml, '-D', '%s %s' % (func, args)], 2)
+    # --max-probes: without it perf refuses functions of > 128 sites
+    # after a partial job; with it, it does the whole job dump does.
+    pt, prss, (prc, pout, perr) = run(['perf', 'probe', '--max-probes=4096', '-k', vml, '-D', '%s %s' % (func, args)], 2)
     probes = len([l for l in pout.splitlines() if l.startswith('p:')])
     if prc == 0:
         pres = '%d probe definitions' % probes
@@ -65,10 +67,12 @@ for func, args in specs:
     m = re.search(r'(\d+) sites?', dout)
     sites = m.group(1) if m and drc == 0 else 'err'
     ratio = pt / dt
-    ratios.append(ratio); rsss.append(drss)
+    ratios.append((ratio, prc == 0)); rsss.append(drss)
     print('%-14s %10.3f %8d %-34s %9.4f %7.1f %6s %7.0fx' % (func, pt, prss // 1024, pres, dt, drss / 1024, sites, ratio))
 floor = min(spawn(['/bin/true']) for _ in range(15))
 print('process start floor (/bin/true, same timing): %.4f s' % floor)
-print('min ratio perf/dump: %.0fx (goal >= 100x): %s' % (min(ratios), 'met' if min(ratios) >= 100 else 'NOT met'))
+ok = [r for r, good in ratios if good]
+print('min ratio perf/dump where perf did the job: %.0fx (goal >= 100x): %s' % (min(ok), 'met' if min(ok) >= 100 else 'NOT met'))
+print('min ratio including perf failures (it stops early): %.0fx' % min(r for r, _ in ratios))
 print('max dump peak RSS: %.1f MB (goal <= 20 MB): %s' % (max(rsss) / 1024, 'met' if max(rsss) <= 20 * 1024 else 'NOT met'))
 PY
