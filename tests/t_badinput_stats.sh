@@ -30,27 +30,30 @@ d[off:off + 4] = b"\xf0\xff\xff\xff"
 open(f"{tmp}/badlen", "wb").write(d)
 PY
 # An undefined DWARF opcode (0x04) patched into a location: in an exprloc
-# (clang: with_flags' v = breg6 +5; stack_value), in a DWARF 5 location list
+# (clang: with_flags' v = bregN +5; stack_value), in a DWARF 5 location list
 # and in a DWARF 4 one (gcc: scale's k = lit3; stack_value).
 python3 - "$FIXTURES" "$tmp" <<'PY' || { echo "FAIL: cannot build the bad-opcode inputs"; exit 1; }
 import subprocess, sys
 fx, tmp = sys.argv[1:]
-def patch(src, name, pat, at, dst):
+def patch(src, name, pats, at, dst):
     for l in subprocess.run(["readelf", "-SW", src], capture_output=True, text=True).stdout.splitlines():
         f = l.replace("[ ", "[").split()
         if len(f) > 5 and f[1] == name:
             off, size = int(f[4], 16), int(f[5], 16)
     d = bytearray(open(src, "rb").read())
     sec = bytes(d[off:off + size])
-    i, n = sec.find(pat), 0
-    while i >= 0:
-        d[off + i + at] = 0x04
-        n += 1
-        i = sec.find(pat, i + 1)
+    n = 0
+    for pat in (pats if isinstance(pats, list) else [pats]):
+        i = sec.find(pat)
+        while i >= 0:
+            d[off + i + at] = 0x04
+            n += 1
+            i = sec.find(pat, i + 1)
     if not n:
         sys.exit(f"{src}: pattern not found in {name}")
     open(f"{tmp}/{dst}", "wb").write(d)
-patch(f"{fx}/shapes-clang-dw5", ".debug_info", b"\x03\x76\x05\x9f", 1, "badop-exprloc")
+# (exprloc of 3 bytes: bregN +5; stack_value, whichever register clang picked)
+patch(f"{fx}/shapes-clang-dw5", ".debug_info", [bytes([3, 0x70 + r, 5, 0x9f]) for r in range(16)], 1, "badop-exprloc")
 patch(f"{fx}/shapes-gcc-dw5", ".debug_loclists", b"\x02\x33\x9f", 1, "badop-loclists")
 patch(f"{fx}/shapes-gcc-dw4", ".debug_loc", b"\x02\x00\x33\x9f", 2, "badop-loc")
 PY

@@ -30,7 +30,8 @@ import re, sys
 sites, dump = open(sys.argv[1]).read(), open(sys.argv[2]).read()
 def conv(loc):
     kind, _, v = loc.partition(':')
-    if kind == 'reg': return '%' + v
+    if kind == 'reg':	# reg:rdi, or narrowed reg:(u32)rdi
+        m = re.match(r'(\(\w+\))?(\w+)$', v); return (m.group(1) or '') + '%' + m.group(2)
     if kind == 'reg_pair': a, b = v.split(','); return '%%%s:%%%s' % (a, b)
     if kind in ('reg_offset',) or kind.startswith('mem'):
         m = re.match(r'(\w+)([+-]\d+)?$', v); r, off = m.group(1), int(m.group(2) or 0)

@@ -12,7 +12,7 @@ need_root_bpf
 command -v gdb >/dev/null || { echo "skip: no gdb"; exit 77; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 N=3
-funcs=(scale mix outer inner with_flags obj_id)
+funcs=(scale mix outer inner with_flags obj_id widen)
 tot_gap=0
 for cc in gcc clang; do
 	bin=$tmp/shapes-$cc

@@ -215,7 +215,33 @@ static void off_str(int64_t off, char *buf, size_t n)
 		buf[0] = 0;
 }
 
-static void loc_str(const struct btfi_loc *l, char *buf, size_t n)
+/* Byte size of a scalar type through modifiers and typedefs; 0 if none. */
+static uint32_t scalar_size(const struct btfinline *bi, uint32_t id)
+{
+	for (int depth = 0; depth < 16; depth++) {
+		const struct btf_type *t = btfinline__type_by_id(bi, id);
+
+		if (!t)
+			return 0;
+		switch (btf_kind(t)) {
+		case BTF_KIND_TYPEDEF: case BTF_KIND_CONST: case BTF_KIND_VOLATILE:
+		case BTF_KIND_RESTRICT: case BTF_KIND_TYPE_TAG:
+			id = t->type;
+			continue;
+		case BTF_KIND_INT: case BTF_KIND_ENUM: case BTF_KIND_ENUM64:
+			return t->size;
+		case BTF_KIND_PTR:
+			return 8;
+		default:
+			return 0;
+		}
+	}
+	return 0;
+}
+
+/* psize: the parameter's size; a narrower register read (GCC's zero- or
+ * sign-extension idioms) is shown as a cast: x=(u32)%rdi. */
+static void loc_str(const struct btfi_loc *l, uint32_t psize, char *buf, size_t n)
 {
 	char r[32], r2[32], o[32], ty[16];
 
@@ -223,7 +249,10 @@ static void loc_str(const struct btfi_loc *l, char *buf, size_t n)
 	off_str(l->off, o, sizeof(o));
 	switch (l->kind) {
 	case BTFI_LOC_KREG:
-		snprintf(buf, n, "%s", r);
+		if (l->size && l->size < psize)
+			snprintf(buf, n, "(%s)%s", mem_type(l, ty, sizeof(ty)), r);
+		else
+			snprintf(buf, n, "%s", r);
 		break;
 	case BTFI_LOC_KREG_PAIR:
 		reg_str(l->reg2, r2, sizeof(r2));
@@ -510,7 +539,7 @@ static int dump_func(struct dump *d, const char *name)
 		for (int k = 0; k < nl && k < 64 && k < btf_vlen(p); k++) {
 			const char *pn = nm(d->bi, pp[k].name_off);
 
-			loc_str(&locs[k], loc, sizeof(loc));
+			loc_str(&locs[k], scalar_size(d->bi, pp[k].type), loc, sizeof(loc));
 			if (d->fmt == F_TEXT) {
 				printf(" %s=%s", pn && *pn ? pn : "?", loc);
 			} else {

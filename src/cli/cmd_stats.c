@@ -20,13 +20,18 @@ static int stats_usage(void)
 	return 2;
 }
 
-static void print_loc(const struct btfi_loc *l)
+/* psize: the parameter's byte size; a narrower register read (GCC's
+ * extension idioms) prints as reg:(u32)rdi. */
+static void print_loc(const struct btfi_loc *l, uint32_t psize)
 {
 	const char *r = btfi_reg_name(l->reg), *r2 = btfi_reg_name(l->reg2);
 
 	switch (l->kind) {
 	case BTFI_LOC_KREG:
-		printf("reg:%s", r ? r : "?");
+		if (l->size && l->size < psize)
+			printf("reg:(%c%u)%s", l->is_signed ? 's' : 'u', l->size * 8, r ? r : "?");
+		else
+			printf("reg:%s", r ? r : "?");
 		break;
 	case BTFI_LOC_KREG_PAIR:
 		printf("reg_pair:%s,%s", r ? r : "?", r2 ? r2 : "?");
@@ -63,10 +68,10 @@ static void print_sites(const struct btfi_scan *s)
 		       site->call_file ? site->call_file : "?", site->call_line,
 		       site->depth, site->shndx);
 		for (uint32_t j = 0; j < site->nlocs; j++) {
-			const char *pn = s->params[f->first_param + j].name;
+			const struct btfi_param *p = &s->params[f->first_param + j];
 
-			printf(" %s=", pn ? pn : "?");
-			print_loc(&s->locs[site->first_loc + j]);
+			printf(" %s=", p->name ? p->name : "?");
+			print_loc(&s->locs[site->first_loc + j], p->size);
 		}
 		printf("\n");
 	}

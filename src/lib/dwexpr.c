@@ -105,6 +105,71 @@ static bool reg_ok(uint32_t reg)
 	return reg <= MAX_GP_REG || reg == BTFI_REG_FBREG;
 }
 
+/* Bytes kept by an AND mask of the low 1, 2 or 4 bytes; 0 for others. */
+static uint32_t mask_bytes(uint64_t m)
+{
+	return m == 0xff ? 1 : m == 0xffff ? 2 : m == 0xffffffff ? 4 : 0;
+}
+
+/*
+ * The rest of `base(reg, off) ...; stack_value` when it only loads and
+ * narrows: GCC's idioms for a value converted from a narrower type.
+ *   [deref | deref_size N]                  value at reg+off (N bytes)
+ *   const M; and                            zero-extend the low 1/2/4 bytes
+ *   const S; shl; const S; shra|shr         sign/zero-extend the low 64-S bits
+ * The format carries them as a narrower read: REG or memory of `size`
+ * bytes, extended per SIGNED. A register value needs off 0 (a sum cannot
+ * be narrowed after the fact).
+ */
+static void narrowed(const Dwarf_Op *ops, size_t n, uint32_t reg, int64_t off,
+		     const struct btfi_dwexpr_in *in, struct btfi_loc *out)
+{
+	uint32_t size = in->size && in->size < 8 ? in->size : 8, nb;
+	bool mem = false, is_signed = in->is_signed, narrow = false;
+	uint64_t m, s2;
+	size_t i = 0;
+
+	if (ops[i].atom == DW_OP_deref || ops[i].atom == DW_OP_deref_size) {
+		uint32_t ds = ops[i].atom == DW_OP_deref ? 8 : (uint32_t)ops[i].number;
+
+		if (ds == 0 || ds > 8)
+			return set_none(out, BTFI_R_UNSUPPORTED);
+		if (ds < size) {	/* deref_size zero-extends */
+			size = ds;
+			is_signed = false;
+		}
+		mem = true;
+		i++;
+	}
+	if (i + 2 < n && is_const_op(&ops[i], &m) && ops[i + 1].atom == DW_OP_and &&
+	    (nb = mask_bytes(m))) {
+		if (nb < size) {
+			size = nb;
+			is_signed = false;
+		}
+		narrow = true;
+		i += 2;
+	} else if (!mem && i + 4 < n && is_const_op(&ops[i], &m) && ops[i + 1].atom == DW_OP_shl &&
+		   is_const_op(&ops[i + 2], &s2) && s2 == m &&
+		   (ops[i + 3].atom == DW_OP_shra || ops[i + 3].atom == DW_OP_shr) &&
+		   (m == 32 || m == 48 || m == 56)) {
+		nb = (64 - m) / 8;
+		if (nb < size) {
+			size = nb;
+			is_signed = ops[i + 3].atom == DW_OP_shra;
+		}
+		narrow = true;
+		i += 4;
+	}
+	if (i != n - 1 || ops[i].atom != DW_OP_stack_value || (!mem && (!narrow || off)))
+		return set_none(out, BTFI_R_UNSUPPORTED);
+	out->kind = mem ? BTFI_LOC_KMEM : BTFI_LOC_KREG;
+	out->reg = reg;
+	out->off = mem ? off : 0;
+	out->size = size;
+	out->is_signed = is_signed;
+}
+
 /* One piece (or a whole expression without pieces). */
 static void one_piece(const Dwarf_Op *ops, size_t n, const struct btfi_dwexpr_in *in,
 		      struct btfi_loc *out)
@@ -146,7 +211,7 @@ static void one_piece(const Dwarf_Op *ops, size_t n, const struct btfi_dwexpr_in
 			out->off = off;
 			return;
 		}
-		return set_none(out, BTFI_R_UNSUPPORTED);
+		return narrowed(ops + i, n - i, reg, off, in, out);
 	}
 	if (n == 2 && is_const_op(&ops[0], &val) && ops[1].atom == DW_OP_stack_value) {
 		out->kind = BTFI_LOC_KCONST;
@@ -243,7 +308,8 @@ int btfi_dwexpr_loc(const Dwarf_Op *ops, size_t nops,
 		return 0;
 	}
 	if (npieces == 2 && psize[0] == 8 && psize[1] == 8 &&
-	    part[0].kind == BTFI_LOC_KREG && part[1].kind == BTFI_LOC_KREG) {
+	    part[0].kind == BTFI_LOC_KREG && part[1].kind == BTFI_LOC_KREG &&
+	    !part[0].size && !part[1].size) {	/* whole registers, not narrowed */
 		out->kind = BTFI_LOC_KREG_PAIR;
 		out->reg = part[0].reg;
 		out->reg2 = part[1].reg;

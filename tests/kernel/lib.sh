@@ -67,15 +67,17 @@ perf_probe_defs() {
 }
 
 # The raw .BTF.inline blob of the cached debug vmlinux, encoded once and
-# cached by build id (encoding takes a few seconds). Prints the path.
+# cached by build id and encoder (a changed btfinline binary re-encodes;
+# encoding takes a few seconds). Prints the path.
 kernel_inline_blob() {
-	local id blob
+	local id blob enc=${BTFINLINE:-$KBUILD/btfinline} ver
 	id=$(readelf -n "$KCACHE/vmlinux" | sed -n 's/.*Build ID: *\([0-9a-f]*\).*/\1/p' | head -n 1)
 	[ -n "$id" ] || return 1
-	blob=$KCACHE/inline/$id.blob
+	ver=$(sha1sum <"$enc" | cut -c1-12)
+	blob=$KCACHE/inline/$id-$ver.blob
 	if [ ! -s "$blob" ]; then
-		mkdir -p "$KCACHE/inline" &&
-		"${BTFINLINE:-$KBUILD/btfinline}" encode "$KCACHE/vmlinux" --raw "$blob.tmp.$$" >&2 &&
+		mkdir -p "$KCACHE/inline" && rm -f "$KCACHE/inline/$id"*.blob &&
+		"$enc" encode "$KCACHE/vmlinux" --raw "$blob.tmp.$$" >&2 &&
 		mv "$blob.tmp.$$" "$blob" || { rm -f "$blob.tmp.$$"; return 1; }
 	fi
 	echo "$blob"

@@ -53,6 +53,33 @@ static void expect(const char *name, const Dwarf_Op *ops, size_t n, uint32_t siz
 
 #define NONE(name, reason, ...) EXPECT(name, 8, false, BTFI_LOC_NONE, reason, 0, 0, 0, 0, __VA_ARGS__)
 
+/* Narrowing idioms: the result's size and signedness differ from the
+ * parameter's (a narrower read, extended per SIGNED). */
+static void expect_narrow(const char *name, const Dwarf_Op *ops, size_t n, uint32_t psize,
+			  bool psgn, int kind, uint32_t reg, int64_t off, uint32_t size, bool sgn)
+{
+	struct btfi_dwexpr_in in = { .size = psize, .is_signed = psgn, .log = &tlog, .what = name };
+	struct btfi_loc l;
+	int err = btfi_dwexpr_loc(ops, n, &in, &l);
+
+	checks++;
+	if (err || l.kind != kind || (kind != BTFI_LOC_NONE &&
+	    (l.reg != reg || l.off != off || l.size != size || l.is_signed != sgn)) ||
+	    (kind == BTFI_LOC_NONE && l.reason != BTFI_R_UNSUPPORTED)) {
+		fails++;
+		printf("FAIL %s: err %d kind %s reason %s reg %u off %lld size %u signed %d\n",
+		       name, err, btfi_loc_kind_str(l.kind), btfi_reason_str(l.reason), l.reg,
+		       (long long)l.off, l.size, l.is_signed);
+	} else {
+		printf("ok   %s\n", name);
+	}
+}
+
+#define NARROW(name, psize, psgn, kind, reg, off, size, sgn, ...) do { \
+	const Dwarf_Op ops_[] = { __VA_ARGS__ }; \
+	expect_narrow(name, ops_, sizeof(ops_) / sizeof(ops_[0]), psize, psgn, kind, reg, off, size, sgn); \
+} while (0)
+
 int main(void)
 {
 	/* register */
@@ -113,8 +140,9 @@ int main(void)
 	NONE("implicit_pointer", BTFI_R_IMPLICIT_PTR, OP2(DW_OP_implicit_pointer, 0x1234, 0));
 	NONE("GNU_implicit_pointer", BTFI_R_IMPLICIT_PTR, OP2(DW_OP_GNU_implicit_pointer, 0x1234, 8));
 	NONE("GNU_parameter_ref", BTFI_R_PARAM_REF, OP1(DW_OP_GNU_parameter_ref, 0x40));
-	NONE("breg5 0; deref; stack_value (computation)", BTFI_R_UNSUPPORTED,
-	     OP1(DW_OP_breg5, 0), OP(DW_OP_deref), OP(DW_OP_stack_value));
+	/* The value loaded from rdi: the same as the memory location `breg5 0`. */
+	EXPECT("breg5 0; deref; stack_value = memory at rdi", 8, false, BTFI_LOC_KMEM, 0, 5, 0, 0, 0,
+	       OP1(DW_OP_breg5, 0), OP(DW_OP_deref), OP(DW_OP_stack_value));
 	NONE("call_frame_cfa as a location", BTFI_R_UNSUPPORTED, OP(DW_OP_call_frame_cfa));
 	NONE("empty (optimized out here)", BTFI_R_NOT_AT_ADDR, );
 
@@ -186,6 +214,70 @@ int main(void)
 		else
 			printf("ok   fbreg -20 with CFA rsp+16 -> mem rsp-4\n");
 	}
+	/* Narrowing idioms (GCC, kernel: 10k parameters): value of a narrower
+	 * type converted up. Register forms need offset 0. */
+	NARROW("breg1 0; const4u 0xffffffff; and; stack_value -> u32 in rdx", 8, true,
+	       BTFI_LOC_KREG, 1, 0, 4, false,
+	       OP1(DW_OP_breg1, 0), OP1(DW_OP_const4u, 0xffffffff), OP(DW_OP_and), OP(DW_OP_stack_value));
+	NARROW("breg3 0; const1u 0xff; and; stack_value -> u8 in rbx", 8, false,
+	       BTFI_LOC_KREG, 3, 0, 1, false,
+	       OP1(DW_OP_breg3, 0), OP1(DW_OP_const1u, 0xff), OP(DW_OP_and), OP(DW_OP_stack_value));
+	NARROW("breg0 0; const2u 0xffff; and on a 4-byte param -> 2 bytes", 4, true,
+	       BTFI_LOC_KREG, 0, 0, 2, false,
+	       OP1(DW_OP_breg0, 0), OP1(DW_OP_const2u, 0xffff), OP(DW_OP_and), OP(DW_OP_stack_value));
+	NARROW("mask wider than the param keeps the param's size and sign", 2, true,
+	       BTFI_LOC_KREG, 0, 0, 2, true,
+	       OP1(DW_OP_breg0, 0), OP1(DW_OP_const4u, 0xffffffff), OP(DW_OP_and), OP(DW_OP_stack_value));
+	NARROW("breg5 0; shl 32; shra 32 -> s32 in rdi", 8, false,
+	       BTFI_LOC_KREG, 5, 0, 4, true,
+	       OP1(DW_OP_breg5, 0), OP1(DW_OP_const1u, 32), OP(DW_OP_shl), OP1(DW_OP_const1u, 32),
+	       OP(DW_OP_shra), OP(DW_OP_stack_value));
+	NARROW("breg5 0; shl 48; shr 48 -> u16", 8, true,
+	       BTFI_LOC_KREG, 5, 0, 2, false,
+	       OP1(DW_OP_breg5, 0), OP1(DW_OP_const1u, 48), OP(DW_OP_shl), OP1(DW_OP_const1u, 48),
+	       OP(DW_OP_shr), OP(DW_OP_stack_value));
+	NARROW("breg6 -8; deref; const4u 0xffffffff; and -> 4 bytes at rbp-8", 8, true,
+	       BTFI_LOC_KMEM, 6, -8, 4, false,
+	       OP1(DW_OP_breg6, -8), OP(DW_OP_deref), OP1(DW_OP_const4u, 0xffffffff), OP(DW_OP_and),
+	       OP(DW_OP_stack_value));
+	NARROW("breg7 16; deref_size 2; const1u 0xff; and -> 1 byte at rsp+16", 8, false,
+	       BTFI_LOC_KMEM, 7, 16, 1, false,
+	       OP1(DW_OP_breg7, 16), OP1(DW_OP_deref_size, 2), OP1(DW_OP_const1u, 0xff), OP(DW_OP_and),
+	       OP(DW_OP_stack_value));
+	NARROW("breg7 16; deref_size 4; stack_value -> 4 bytes, zero-extended", 8, true,
+	       BTFI_LOC_KMEM, 7, 16, 4, false,
+	       OP1(DW_OP_breg7, 16), OP1(DW_OP_deref_size, 4), OP(DW_OP_stack_value));
+	NARROW("breg3 8; deref; stack_value -> memory at rbx+8", 8, false,
+	       BTFI_LOC_KMEM, 3, 8, 8, false,
+	       OP1(DW_OP_breg3, 8), OP(DW_OP_deref), OP(DW_OP_stack_value));
+	NARROW("fbreg -24; plus_uconst 4; deref_size 4; stack_value", 4, true,
+	       BTFI_LOC_KMEM, BTFI_REG_FBREG, -20, 4, true,
+	       OP1(DW_OP_fbreg, -24), OP1(DW_OP_plus_uconst, 4), OP1(DW_OP_deref_size, 4),
+	       OP(DW_OP_stack_value));
+	/* Not narrowing: each is a computation the format cannot carry. */
+	NARROW("breg1 8; const4u mask; and: (rdx+8)&mask is no narrower read", 8, false,
+	       BTFI_LOC_NONE, 0, 0, 0, false,
+	       OP1(DW_OP_breg1, 8), OP1(DW_OP_const4u, 0xffffffff), OP(DW_OP_and), OP(DW_OP_stack_value));
+	NARROW("breg1 0; const1u 0xfe; and: not a low-bytes mask", 8, false,
+	       BTFI_LOC_NONE, 0, 0, 0, false,
+	       OP1(DW_OP_breg1, 0), OP1(DW_OP_const1u, 0xfe), OP(DW_OP_and), OP(DW_OP_stack_value));
+	NARROW("breg1 0; shl 32; shra 31: shifts differ", 8, false,
+	       BTFI_LOC_NONE, 0, 0, 0, false,
+	       OP1(DW_OP_breg1, 0), OP1(DW_OP_const1u, 32), OP(DW_OP_shl), OP1(DW_OP_const1u, 31),
+	       OP(DW_OP_shra), OP(DW_OP_stack_value));
+	NARROW("breg6 0; deref; plus_uconst 8; stack_value: loaded value + 8", 8, false,
+	       BTFI_LOC_NONE, 0, 0, 0, false,
+	       OP1(DW_OP_breg6, 0), OP(DW_OP_deref), OP1(DW_OP_plus_uconst, 8), OP(DW_OP_stack_value));
+	NARROW("breg6 0; deref; deref; stack_value: two loads", 8, false,
+	       BTFI_LOC_NONE, 0, 0, 0, false,
+	       OP1(DW_OP_breg6, 0), OP(DW_OP_deref), OP(DW_OP_deref), OP(DW_OP_stack_value));
+	NARROW("breg1 0; const4u mask; and (no stack_value)", 8, false,
+	       BTFI_LOC_NONE, 0, 0, 0, false,
+	       OP1(DW_OP_breg1, 0), OP1(DW_OP_const4u, 0xffffffff), OP(DW_OP_and));
+	NARROW("16-byte pair with a narrowed half is not a register pair", 16, false,
+	       BTFI_LOC_NONE, 0, 0, 0, false,
+	       OP1(DW_OP_breg0, 0), OP1(DW_OP_const4u, 0xffffffff), OP(DW_OP_and), OP(DW_OP_stack_value),
+	       OP1(DW_OP_piece, 8), OP(DW_OP_reg1), OP1(DW_OP_piece, 8));
 	/* Unknown opcode: an error, logged once, naming the op. */
 	{
 		const Dwarf_Op bad[] = { OP(DW_OP_reg5), OP(0x04) };
