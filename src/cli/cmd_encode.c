@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "scan.h"
 #include "btf_write.h"
+#include "elf_check.h"
 
 static int encode_usage(void)
 {
@@ -68,6 +69,81 @@ static int write_raw(const char *path, const void *data, size_t sz)
 	return 0;
 }
 
+/* errno text, including libbpf's own codes (4000+). */
+static const char *err_str(int err, char *buf, size_t n)
+{
+	if (err >= 4000) {
+		libbpf_strerror(err, buf, n);
+		return buf;
+	}
+	return strerror(err);
+}
+
+/* File type by magic: 'E' ELF, 'B' BTF (either byte order), 0 else. */
+static char file_magic(const char *path)
+{
+	unsigned char m[4] = { 0 };
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? pread(fd, m, 4, 0) : -1;
+
+	if (fd >= 0)
+		close(fd);
+	if (n == 4 && !memcmp(m, "\177ELF", 4))
+		return 'E';
+	if (n >= 2 && ((m[0] == 0x9f && m[1] == 0xeb) || (m[0] == 0xeb && m[1] == 0x9f)))
+		return 'B';
+	return 0;
+}
+
+/*
+ * The base the blob extends: ELF's own .BTF, or --base. A --base must be
+ * what ELF ships when ELF has a .BTF (the blob's ids and string offsets
+ * continue the base's); without one (a binary whose BTF was written
+ * detached), --base is taken as given.
+ */
+static struct btf *open_base(const char *path, const char *base_path)
+{
+	char eb[128];
+	struct btf *base, *own;
+
+	if (!base_path) {
+		base = btf__parse(path, NULL);
+		if (!base)
+			fprintf(stderr, "btfinline: %s: no usable .BTF section (%s); run `pahole -J %s` first, or pass --base\n",
+				path, err_str(errno, eb, sizeof(eb)), path);
+		return base;
+	}
+	if (access(base_path, R_OK) || !file_magic(base_path)) {
+		fprintf(stderr, "btfinline: %s: %s\n", base_path,
+			access(base_path, R_OK) ? strerror(errno) : "base is not an ELF file or a BTF blob");
+		return NULL;
+	}
+	if (file_magic(base_path) == 'E' && btfi_elf_check_file(base_path, NULL))
+		return NULL;
+	base = btf__parse(base_path, NULL);
+	if (!base) {
+		fprintf(stderr, "btfinline: %s: cannot read base BTF: %s\n", base_path,
+			err_str(errno, eb, sizeof(eb)));
+		return NULL;
+	}
+	own = btf__parse_elf(path, NULL);
+	if (own) {
+		uint32_t a, b;
+		const void *x = btf__raw_data(own, &a), *y = btf__raw_data(base, &b);
+		bool same = x && y && a == b && !memcmp(x, y, a);
+
+		if (!same) {
+			fprintf(stderr, "btfinline: %s: base %s is not this file's own .BTF (%u vs %u types, %u vs %u bytes)\n",
+				path, base_path, btf__type_cnt(own) - 1, btf__type_cnt(base) - 1, a, b);
+			btf__free(own);
+			btf__free(base);
+			return NULL;
+		}
+		btf__free(own);
+	}
+	return base;
+}
+
 int cmd_encode(int argc, char **argv)
 {
 	static const struct option lopts[] = {
@@ -111,30 +187,11 @@ int cmd_encode(int argc, char **argv)
 		fprintf(stderr, "btfinline: %s: output is the input file; use --in-place to modify it\n", path);
 		return 2;
 	}
-	{
-		unsigned char magic[4] = { 0 };
-		int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-		if (fd < 0) {
-			fprintf(stderr, "btfinline: %s: %s\n", path, strerror(errno));
-			return 1;
-		}
-		if (pread(fd, magic, 4, 0) != 4 || memcmp(magic, "\177ELF", 4)) {
-			fprintf(stderr, "btfinline: %s: not an ELF file\n", path);
-			close(fd);
-			return 1;
-		}
-		close(fd);
-	}
-	base = btf__parse(base_path ? base_path : path, NULL);
-	if (!base) {
-		if (base_path)
-			fprintf(stderr, "btfinline: %s: cannot read base BTF: %s\n", base_path, strerror(errno));
-		else
-			fprintf(stderr, "btfinline: %s: no usable .BTF section (%s); run `pahole -J %s` first, or pass --base\n",
-				path, strerror(errno), path);
+	if (btfi_elf_check_file(path, NULL))
 		return 1;
-	}
+	base = open_base(path, base_path);
+	if (!base)
+		return 1;
 	err = btfi_scan_open(path, &(struct btfi_scan_opts){ .sz = sizeof(struct btfi_scan_opts) }, &s);
 	if (err)
 		goto out;	/* the scan logged the reason */

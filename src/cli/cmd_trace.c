@@ -482,6 +482,10 @@ int cmd_trace(int argc, char **argv)
 		tc.binary = "kernel";	/* names the target in messages */
 	if (!tc.binary || nfuncs <= 0 || (cmd && !cmd[0]) || (cmd && pid > 0))
 		goto badusage;
+	if (pid > 0 && kill(pid, 0) && errno == ESRCH) {
+		fprintf(stderr, "btfinline: pid %d: %s\n", pid, strerror(ESRCH));
+		return 1;
+	}
 	if (outpath && !(tc.out = fopen(outpath, "w"))) {
 		fprintf(stderr, "btfinline: %s: %s\n", outpath, strerror(errno));
 		return 1;

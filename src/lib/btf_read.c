@@ -22,6 +22,7 @@
 #include <bpf/btf.h>
 #include "btf_write.h"
 #include "log.h"
+#include "elf_check.h"
 
 #define MAX_SECS 1024
 #define CP_SHIFT 2
@@ -97,6 +98,7 @@ struct btfinline {
 	uint8_t *fbits;				/* bitmap over all ids: in funcs[] */
 	void *fmem;		size_t fmem_len;	/* funcs and fbits */
 	struct btfinline_sizes sizes;
+	char *name_buf;			/* bi->name when it is not the path */
 };
 
 __attribute__((format(printf, 2, 3)))
@@ -972,6 +974,15 @@ static int elf_find(struct btfinline *bi, int fd, const char *path, const char *
 		btfi_err(&bi->log, "%s: not a readable ELF file", path);
 		return -EINVAL;
 	}
+	{
+		struct stat st;
+		int err = fstat(fd, &st) ? -errno : btfi_elf_check(elf, path, st.st_size, &bi->log);
+
+		if (err) {
+			elf_end(elf);
+			return err;
+		}
+	}
 	while ((scn = elf_nextscn(elf, scn))) {
 		GElf_Shdr sh;
 		const char *nm;
@@ -1080,6 +1091,16 @@ int btfinline__open(const char *path, const struct btfinline_open_opts *opts,
 		btfi_err(&bi->log, "%s: %s", path, strerror(-err));
 		goto err;
 	}
+	{
+		struct stat st;
+
+		if (!fstat(fd, &st) && S_ISDIR(st.st_mode)) {
+			btfi_err(&bi->log, "%s: %s", path, strerror(EISDIR));
+			close(fd);
+			err = -EISDIR;
+			goto err;
+		}
+	}
 	elf = is_elf(fd);
 	if (elf) {
 		err = elf_find(bi, fd, path, ".BTF.inline", &off, &size, &esecs, &nesecs);
@@ -1097,8 +1118,20 @@ int btfinline__open(const char *path, const struct btfinline_open_opts *opts,
 		goto err;
 	bi->raw = bi->blob.data;
 	bi->raw_sz = bi->blob.len;
-	if (!base_path)
+	/* Neither ELF nor BTF magic (either byte order): say that, not
+	 * "bad magic" of a format the user never meant to give. */
+	if (!elf && (bi->raw_sz < 2 || (memcmp(bi->raw, "\x9f\xeb", 2) && memcmp(bi->raw, "\xeb\x9f", 2)))) {
+		btfi_err(&bi->log, "%s: not an ELF file or a BTF blob", path);
+		err = -EINVAL;
+		goto err;
+	}
+	if (!base_path) {
 		base_path = elf ? path : "/sys/kernel/btf/vmlinux";
+		/* A raw blob does not name its base: say which one it was
+		 * checked against when that fails. */
+		if (!elf && asprintf(&bi->name_buf, "%s (base %s)", path, base_path) > 0)
+			bi->name = bi->name_buf;
+	}
 	err = open_base(bi, base_path);
 	if (err)
 		goto err;
@@ -1132,6 +1165,7 @@ void btfinline__free(struct btfinline *bi)
 	unmap_region(&bi->blob);
 	unmap_region(&bi->bregion);
 	free(bi->base_path);
+	free(bi->name_buf);
 	if (bi->s.mem)
 		munmap(bi->s.mem, bi->s.mem_len);
 	if (bi->b.mem)

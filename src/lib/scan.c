@@ -23,6 +23,7 @@
 #include "scan.h"
 #include "scan_priv.h"
 #include "dwexpr.h"
+#include "elf_check.h"
 #include "log.h"
 
 #define NO_IDX UINT32_MAX
@@ -149,46 +150,18 @@ static double now_secs(void)
 
 static int check_elf(struct btfi_scan *s, struct scan_priv *p, off_t fsize)
 {
-	size_t shnum, shstrndx, i;
 	GElf_Ehdr eh;
+	int err = btfi_elf_check(s->elf, s->path, fsize, p->log);
 
-	if (elf_kind(s->elf) != ELF_K_ELF) {
-		btfi_err(p->log, "%s: not an ELF file", s->path);
-		return -EINVAL;
-	}
-	if (!gelf_getehdr(s->elf, &eh) || elf_getshdrnum(s->elf, &shnum) ||
-	    elf_getshdrstrndx(s->elf, &shstrndx)) {
-		btfi_err(p->log, "%s: corrupt ELF header: %s", s->path, elf_errmsg(-1));
-		return -EINVAL;
-	}
-	if (eh.e_type == ET_REL) {
+	if (err)
+		return err;
+	if (gelf_getehdr(s->elf, &eh) && eh.e_type == ET_REL) {
 		/* Its DWARF needs relocating (libdwfl) and its addresses are
 		 * per section: not handled yet, and unrelocated data would give
 		 * wrong names and locations. */
 		btfi_err(p->log, "%s: relocatable object (.o/.ko) not supported, use a linked binary",
 			 s->path);
 		return -EOPNOTSUPP;
-	}
-	if (eh.e_shoff + (uint64_t)shnum * eh.e_shentsize > (uint64_t)fsize) {
-		btfi_err(p->log, "%s: truncated ELF file (section headers past end of file)",
-			 s->path);
-		return -EINVAL;
-	}
-	for (i = 1; i < shnum; i++) {
-		Elf_Scn *scn = elf_getscn(s->elf, i);
-		GElf_Shdr sh;
-
-		if (!scn || !gelf_getshdr(scn, &sh)) {
-			btfi_err(p->log, "%s: corrupt section header %zu", s->path, i);
-			return -EINVAL;
-		}
-		if (sh.sh_type != SHT_NOBITS && sh.sh_offset + sh.sh_size > (uint64_t)fsize) {
-			const char *name = elf_strptr(s->elf, shstrndx, sh.sh_name);
-
-			btfi_err(p->log, "%s: truncated ELF file (section %s ends past end of file)",
-				 s->path, name ? name : "?");
-			return -EINVAL;
-		}
 	}
 	return 0;
 }

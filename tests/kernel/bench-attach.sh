@@ -13,7 +13,7 @@ source "$TOP/tests/kernel/lib.sh"
 kernel_test_init bench-attach
 
 gcc -O2 -std=gnu11 -D_GNU_SOURCE -I"$KTOP/include" -I"$KTOP/src/lib" -o "$KOUT/ksites" \
-	"$KTOP/tests/kernel/ksites.c" "$KTOP"/src/lib/{scan,scan_lines,scan_rawexpr,dwexpr,names,log}.c \
+	"$KTOP/tests/kernel/ksites.c" "$KTOP"/src/lib/{scan,scan_lines,scan_rawexpr,dwexpr,elf_check,names,log}.c \
 	-ldw -lelf -lz
 build_loader probe_smoke kallsyms attach_kprobe log
 "$KOUT/ksites" "$KCACHE/vmlinux" "$func" >"$KOUT/sites"
