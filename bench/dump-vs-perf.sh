@@ -7,15 +7,16 @@
 # Goal: >= 100x faster, dump <= 20 MB peak RSS.
 #
 # Where dump's time goes (Debian 6.1 vmlinux, this 2-vCPU VM, Dec 2026;
-# dump skb_put ~10 ms, perf ~0.8 s): ~2 ms process start (libbpf and
-# elfutils are linked statically: with six shared libraries it was 3.4 ms);
-# ~6 ms btfinline__open(), which validates every record of the 4 MB base
-# and the 6 MB blob (95k base types, ~100k split records, 287k LOCSEC
-# entries: order, kinds, param counts); ~0.5 ms lookup; ~1 ms for the
-# callers (one pass over the ELF symbols). perf's cost grows with the number
-# of sites, dump's hardly: the goal is met for functions with hundreds of
-# sites and missed (~76x) for skb_put/consume_skb, whose 100x budget
-# (7.8 ms) is below the cost of validating the whole blob on this machine.
+# dump skb_put ~9-10 ms, perf ~0.8 s): ~1.8 ms process start (a static
+# binary; 3.4 ms with six shared libraries); ~6 ms btfinline__open(), which
+# validates every record of the 4 MB base and the 6 MB blob (95k base
+# types, ~100k split records, 287k LOCSEC entries: order, kinds, param
+# counts); ~0.5 ms lookup; ~1 ms for the callers (one pass over the ELF
+# symbols). perf's cost grows with the number of sites, dump's hardly: the
+# goal is met for some functions with hundreds of sites and missed (~90x)
+# for skb_put/consume_skb, whose 100x budget (~8 ms) is about the cost of
+# validating the whole blob on this machine. docs/SIZE.md lists what was
+# tried.
 set -e
 cd "$(dirname "$0")/.."
 BTFINLINE=${BTFINLINE:-build/btfinline}
