@@ -12,7 +12,10 @@
 #     with --all-instances, -j); --count and --duration;
 #  3. a blob with another base, or --base with a changed BTF: one line, exit 1;
 #  4. nothing left behind: no kprobe in /sys/kernel/debug/kprobes/list, no
-#     BPF program or link (bpftool) after each exit (SIGTERM, SIGINT, -d).
+#     BPF program or link (bpftool) after each exit (SIGTERM, SIGINT, -d);
+#  5. narrowed arguments: an ia32 system call from a 64-bit process with
+#     garbage in the registers' upper halves; __do_sys_nanosleep_time32's
+#     rmtp (DWARF: low 32 bits of rbx) must print the 32-bit value.
 source "$(dirname "$0")/kernel/lib.sh"
 kernel_test_init trace
 command -v perf >/dev/null || fail "perf not installed (scripts/deps.sh installs linux-perf)"
@@ -55,6 +58,9 @@ gcc -O2 -std=gnu11 -Wall -Wextra -I"$KTOP/include" -I"$KTOP/src/lib" -I"$KBUILD"
 	-o "$KOUT/kattach" "$KTOP/tests/kernel/kattach.c" "$KBUILD/libbtfinline.a" \
 	-lbpf -ldw -lelf -lz || fail "building tests/kernel/kattach.c"
 off2=$((4096 * (RANDOM % 1000))); len2=$((1 + RANDOM * 5))
+# 5. narrowed arguments: ia32 nanosleep_time32 with garbage above 32 bits
+gcc -O2 -static -Wall -Wextra -o "$KOUT/ia32" "$KTOP/tests/kernel/ia32.c" || fail "building tests/kernel/ia32.c"
+rq=$(printf '%x' $((0x10000000 + RANDOM * 4096))); rm_=$(printf '%x' $((0x80000000 + RANDOM * 64)))
 cat >"$KOUT/vm.sh" <<EOS
 . ./workload.sh
 T=/sys/kernel/tracing
@@ -110,6 +116,13 @@ wl_block_read 4096 $r3cnt || echo "read failed"
 wait \$pid; echo "RC run3 \$?"
 leftover run3
 
+# run 7: rmtp is the low half of a register whose high half is garbage
+start run7 __do_sys_nanosleep_time32
+./ia32 $rq $rm_
+sleep 0.3
+kill -TERM \$pid; wait \$pid; echo "RC run7 \$?"
+leftover run7
+
 # wrong inline info / wrong base / right base
 ./btfinline trace -k --inline-btf wrong.blob ksys_fallocate >run4.out 2>run4.err; echo "RC run4 \$?"
 \$B --base bad.btf ksys_fallocate >run5.out 2>run5.err; echo "RC run5 \$?"
@@ -122,12 +135,13 @@ leftover kattach
 grep -v '^#' \$T/trace | sed -E 's/^.* [0-9]+\.[0-9]+: ([A-Za-z0-9_]+): /EV \1: /'
 echo >\$T/kprobe_events
 echo "KLIST-BEGIN"; cat \$L; echo "KLIST-END"
-for n in run1 run2 run3 run4 run5 run6; do
+for n in run1 run2 run3 run4 run5 run6 run7; do
 	sed "s/^/\$n: /" \$n.out; sed "s/^/\$n-err: /" \$n.err
 done
 EOS
 files=("$BTFINLINE:btfinline" "$blob:k.blob" "$KOUT/wrong.blob:wrong.blob" "$KOUT/bad.btf:bad.btf"
-       "$btf:vmlinux.btf" "$KOUT/kprobes:kprobes" "$KTOP/tests/kernel/workload.sh:workload.sh" "$odirect:odirect" "$KOUT/kattach:kattach")
+       "$btf:vmlinux.btf" "$KOUT/kprobes:kprobes" "$KTOP/tests/kernel/workload.sh:workload.sh" "$odirect:odirect" "$KOUT/kattach:kattach"
+       "$KOUT/ia32:ia32")
 [ -n "$bpftool" ] && files+=("$bpftool:bpftool")
 rc=0
 "$KTOP/tests/kernel/vm-run.sh" -o "$KOUT/vm" "$KOUT/vm.sh" "${files[@]}" >"$KOUT/out" || rc=$?
@@ -194,8 +208,18 @@ n=$(grep -Ec "^kattach: hit nargs=4 fd=[0-9]+ mode=0 offset=$off2 len=$len2\$" "
 [ "$(grep -c '^kattach: hit' "$o")" = 1 ] || fail "btfinline_attach_kprobe: unexpected events"
 expect_line "$o" "^kattach: done\$"
 
+# --- 5. narrowed values (DW_OP_and 0xffffffff on a wider register)
+expect_line "$o" "^ia32 nanosleep_time32: -14\$"
+expect_line "$o" "^RC run7 0\$"
+line=$(grep -E "^run7: [0-9.]+ [0-9]+ __do_sys_nanosleep_time32 __ia32_sys_nanosleep_time32\+0x[0-9a-f]+ " "$o") ||
+	fail "run7: no __do_sys_nanosleep_time32 line at __ia32_sys_nanosleep_time32"
+echo "$line" | grep -Eq " rqtp=0x$rq rmtp=0x$rm_\$" ||
+	fail "run7: '$line', expected rqtp=0x$rq rmtp=0x$rm_ (the high halves held 0xdeadbeef)"
+[ "$(echo "$line" | wc -l)" = 1 ] || fail "run7: $(echo "$line" | wc -l) lines, expected 1"
+echo "ok: ia32 nanosleep_time32: rqtp=0x$rq rmtp=0x$rm_ (narrowed register read)"
+
 # --- 4. nothing left behind
-for r in run1 run2 run3 run6 kattach; do
+for r in run1 run2 run3 run6 run7 kattach; do
 	expect_line "$o" "^LEFT $r kprobes=0 progs=0 links=0\$"
 done
 n=$(grep -E '^KPROBES-DURING-RUN1 ' "$o" | awk '{ print $2 }')
