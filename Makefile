@@ -85,8 +85,11 @@ fixtures:
 asan:
 	$(MAKE) BUILD=build-asan SAN=1 all unit
 
-fuzz:
+fuzz: asan fixtures
 	tests/fuzz/run.sh $(BUILD) 600
+	tests/fuzz/mutate_elf.py $(BUILD)/fixtures/shapes-gcc-dw5 1000 build-asan/btfinline stats
+	tests/fuzz/mutate_elf.py $(BUILD)/fixtures/shapes-clang-dw4 1000 build-asan/btfinline stats
+	tests/fuzz/mutate_elf.py $(BUILD)/fixtures/shapes-gcc-dw5 500 build-asan/btfinline encode --raw out.blob
 
 run: deps
 	$(MAKE) all

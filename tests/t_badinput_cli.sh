@@ -35,6 +35,29 @@ for i in range(num):
 open("bigsec", "wb").write(d)
 PY
 
+# .BTF with a FUNC_PROTO parameter name offset past the strings (libbpf
+# 1.1 parses it without complaint)
+python3 - <<'PY'
+import struct, subprocess
+d = bytearray(open("good", "rb").read())
+for l in subprocess.run(["readelf", "-SW", "good"], capture_output=True, text=True).stdout.splitlines():
+    f = l.replace("[ ", "[").split()
+    if len(f) > 5 and f[1] == ".BTF":
+        off = int(f[4], 16)
+hl, toff, tlen = struct.unpack_from("<III", d, off + 4)
+p, end = off + hl + toff, off + hl + toff + tlen
+extra = {1: 4, 3: 12, 14: 4, 17: 4}
+elem = {4: 12, 5: 12, 6: 8, 13: 8, 15: 12, 19: 12}
+while p < end:
+    info = struct.unpack_from("<I", d, p + 4)[0]
+    k, vlen = (info >> 24) & 0x1f, info & 0xffff
+    if k == 13 and vlen:
+        struct.pack_into("<I", d, p + 12, 0x7ffffff0)
+        break
+    p += 12 + extra.get(k, 0) + vlen * elem.get(k, 0)
+open("badbtf", "wb").write(d)
+PY
+
 # command | exit code | regex of the one stderr line (after "btfinline: ")
 cases=(
 	"dump missing|1|missing: No such file or directory"
@@ -59,6 +82,7 @@ cases=(
 	"encode good --base text -o out|1|text: base is not an ELF file or a BTF blob"
 	"encode good --base other -o out|1|good: base other is not this file's own .BTF"
 	"encode good --base trunc -o out|1|trunc: truncated ELF file"
+	"encode badbtf -o out|1|badbtf: base BTF type \[[0-9]+\]: name offset out of range"
 	"trace -x missing scale|1|missing: No such file or directory"
 	"trace -x text scale|1|text: not an ELF file or a BTF blob"
 	"trace -x trunc scale|1|trunc: truncated ELF file"
@@ -69,7 +93,7 @@ cases=(
 	"trace -x enc -p 999999999 scale|1|pid 999999999: No such process"
 )
 for bin in "${bins[@]}"; do
-	sums=$(sha256sum text empty btf4 good other enc blob trunc blob-trunc nobtf nodwarf bigsec)
+	sums=$(sha256sum text empty btf4 good other enc blob trunc blob-trunc nobtf nodwarf bigsec badbtf)
 	for c in "${cases[@]}"; do
 		IFS='|' read -r cmd want re <<<"$c"
 		rm -f out
@@ -83,7 +107,7 @@ for bin in "${bins[@]}"; do
 			echo "ok   ${bin#$TOP/} $cmd: $(cat stderr)"
 		fi
 	done
-	[ "$(sha256sum text empty btf4 good other enc blob trunc blob-trunc nobtf nodwarf bigsec)" = "$sums" ] ||
+	[ "$(sha256sum text empty btf4 good other enc blob trunc blob-trunc nobtf nodwarf bigsec badbtf)" = "$sums" ] ||
 		{ echo "FAIL: an input file changed"; fail=1; }
 	# Usage errors: exit 2 and a usage line.
 	for args in "dump" "dump enc -x" "dump enc --format=nope" "encode good" "encode good -o a --in-place" \

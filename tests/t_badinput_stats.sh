@@ -77,6 +77,27 @@ cases=(
 )
 [ -e "$tmp/vmlinux-50M" ] && cases+=("$tmp/vmlinux-50M|1|truncated ELF file")
 
+# Regression inputs from mutation fuzzing (tests/fuzz/mutate_elf.py: bytes
+# flipped in a gcc fixture's DWARF), for stats and encode: a
+# DW_AT_GNU_locviews offset read unaligned and an offset sum that
+# overflowed int64 (UB in the scan); a function whose name was lost (encode
+# exited 1 without a word). Exit 0, or 1 with exactly one line; never a
+# sanitizer report or a crash.
+for bin in "${bins[@]}"; do
+	for f in "$TOP"/tests/data/corrupt/*.elf; do
+		for cmd in stats "encode --raw $tmp/corrupt.blob"; do
+			# shellcheck disable=SC2086
+			"$bin" $cmd "$f" >/dev/null 2>"$tmp/err"; rc=$?
+			if [ $rc -gt 1 ] || { [ $rc = 1 ] && [ "$(wc -l <"$tmp/err")" != 1 ]; } ||
+			   grep -q "runtime error\|Sanitizer" "$tmp/err"; then
+				echo "FAIL $(basename "$bin") $cmd $f: rc $rc:"; head -5 "$tmp/err"; fail=1
+			else
+				echo "ok   $(basename "$bin") ${cmd%% *} $(basename "$f"): rc $rc"
+			fi
+		done
+	done
+done
+
 for bin in "${bins[@]}"; do
 	for c in "${cases[@]}"; do
 		IFS='|' read -r f want re <<<"$c"

@@ -21,6 +21,7 @@ struct btfi_types {
 	struct btf *btf;		/* split (base reachable through it) */
 	Dwarf *dw;
 	struct btfi_log log;
+	const char *path;		/* the ELF, in messages */
 	uint32_t *slots, nslots, n;	/* index: type id, 0 = empty */
 	uint64_t *mkeys;		/* memo: DIE offset -> id + 1 */
 	uint32_t *mvals, mcap, mn;
@@ -145,7 +146,54 @@ int btfi_types_reindex(struct btfi_types *t)
 	return 0;
 }
 
-int btfi_types_new(struct btf *split, Dwarf *dw, const struct btfi_log *log,
+int btfi_types_check_base(const struct btf *base, const char *what, const struct btfi_log *log)
+{
+	uint32_t cnt = btf__type_cnt(base);
+
+	for (uint32_t id = 1; id < cnt; id++) {
+		const struct btf_type *t = btf__type_by_id(base, id);
+		uint32_t vlen = btf_vlen(t), bad_name = 0, bad_id = 0;
+
+		if (!btf__name_by_offset(base, t->name_off))
+			bad_name = 1;
+		switch (btf_kind(t)) {
+		case BTF_KIND_PTR: case BTF_KIND_TYPEDEF: case BTF_KIND_VOLATILE:
+		case BTF_KIND_CONST: case BTF_KIND_RESTRICT: case BTF_KIND_TYPE_TAG:
+		case BTF_KIND_FUNC: case BTF_KIND_VAR: case BTF_KIND_DECL_TAG:
+		case BTF_KIND_FUNC_PROTO:
+			bad_id = t->type >= cnt;
+			break;
+		case BTF_KIND_ARRAY:
+			bad_id = btf_array(t)->type >= cnt || btf_array(t)->index_type >= cnt;
+			break;
+		default:
+			break;
+		}
+		for (uint32_t i = 0; i < vlen && !bad_name && !bad_id; i++) {
+			if (btf_is_composite(t)) {
+				bad_name = !btf__name_by_offset(base, btf_members(t)[i].name_off);
+				bad_id = btf_members(t)[i].type >= cnt;
+			} else if (btf_is_func_proto(t)) {
+				bad_name = !btf__name_by_offset(base, btf_params(t)[i].name_off);
+				bad_id = btf_params(t)[i].type >= cnt;
+			} else if (btf_is_enum(t)) {
+				bad_name = !btf__name_by_offset(base, btf_enum(t)[i].name_off);
+			} else if (btf_is_enum64(t)) {
+				bad_name = !btf__name_by_offset(base, btf_enum64(t)[i].name_off);
+			} else if (btf_is_datasec(t)) {
+				bad_id = btf_var_secinfos(t)[i].type >= cnt;
+			}
+		}
+		if (bad_name || bad_id) {
+			btfi_err(log, "%s: base BTF type [%u]: %s out of range", what, id,
+				 bad_name ? "name offset" : "type id");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+int btfi_types_new(struct btf *split, Dwarf *dw, const char *path, const struct btfi_log *log,
 		   struct btfi_types **out)
 {
 	struct btfi_types *t = calloc(1, sizeof(*t));
@@ -155,6 +203,7 @@ int btfi_types_new(struct btf *split, Dwarf *dw, const struct btfi_log *log,
 		return -ENOMEM;
 	t->btf = split;
 	t->dw = dw;
+	t->path = path;
 	if (log)
 		t->log = *log;
 	err = btfi_types_reindex(t);
@@ -446,7 +495,7 @@ static int conv(struct btfi_types *t, Dwarf_Die *die, int depth)
 		break;
 	}
 	if (id < 0) {
-		btfi_err(&t->log, "cannot add BTF type for DIE 0x%llx: %s",
+		btfi_err(&t->log, "%s: cannot add BTF type for DIE 0x%llx: %s", t->path,
 			 (unsigned long long)off, strerror(-id));
 		return id;
 	}
@@ -462,7 +511,7 @@ int btfi_types_id(struct btfi_types *t, uint64_t die_off, uint32_t fallback_size
 
 	if (die_off) {
 		if (!dwarf_offdie(t->dw, die_off, &die) && !dwarf_offdie_types(t->dw, die_off, &die)) {
-			btfi_err(&t->log, "no type DIE at 0x%llx", (unsigned long long)die_off);
+			btfi_err(&t->log, "%s: no type DIE at 0x%llx", t->path, (unsigned long long)die_off);
 			return -EINVAL;
 		}
 		id = conv(t, &die, 0);
@@ -533,10 +582,12 @@ int btfi_types_add_func(struct btfi_types *t, const char *name, bool global,
 			proto = err;
 	}
 	free(ids);
-	if (proto < 0)
-		return proto;
-	id = btf__add_func(t->btf, name, global ? BTF_FUNC_GLOBAL : BTF_FUNC_STATIC, proto);
-	if (id < 0)
+	id = proto < 0 ? proto
+		       : btf__add_func(t->btf, name, global ? BTF_FUNC_GLOBAL : BTF_FUNC_STATIC, proto);
+	if (id < 0) {
+		btfi_err(&t->log, "%s: cannot add FUNC '%s' (%u params): %s", t->path, name ?: "", n,
+			 strerror(-id));
 		return id;
+	}
 	return index_put(t, id) ?: id;
 }

@@ -497,7 +497,8 @@ static int encode_funcs(const struct btfi_scan *s, struct btfi_types *ty, const 
 		const struct btfi_func *fn = &s->funcs[f];
 		int id;
 
-		if (!used[f])
+		/* No name (corrupt DWARF): nothing could look its sites up. */
+		if (!used[f] || !fn->name || !fn->name[0])
 			continue;
 		if (fn->nparams + 1 > cap) {
 			cap = fn->nparams + 16;
@@ -583,10 +584,13 @@ int btfi_encode(const struct btfi_scan *s, struct btf *base, const struct btfi_e
 	if (!st)
 		st = &dummy;
 	memset(st, 0, sizeof(*st));
+	err = btfi_types_check_base(base, s->path, log);
+	if (err)
+		return err;
 	err = btfi_writer_new(base, log, &w);
 	if (err)
 		return err;
-	err = btfi_types_new(w->btf, s->dw, log, &ty);
+	err = btfi_types_new(w->btf, s->dw, s->path, log, &ty);
 	if (err)
 		goto out;
 	err = -ENOMEM;

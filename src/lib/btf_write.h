@@ -77,7 +77,11 @@ bool btfi_loc_encodable(const struct btfi_loc *loc);
 
 /* DWARF type -> BTF id (btf_types.c), over a writer's split BTF. */
 struct btfi_types;
-int btfi_types_new(struct btf *split, Dwarf *dw, const struct btfi_log *log,
+/* Every name offset and type id of a base the encoder will read inside
+ * the base (libbpf 1.1 checks neither on parse). -EINVAL, logged once
+ * naming `what` and the record. */
+int btfi_types_check_base(const struct btf *base, const char *what, const struct btfi_log *log);
+int btfi_types_new(struct btf *split, Dwarf *dw, const char *path, const struct btfi_log *log,
 		   struct btfi_types **out);
 void btfi_types_free(struct btfi_types *t);
 /* After btf__dedup() moved ids: rebuild the index, forget the memo. */

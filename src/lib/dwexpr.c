@@ -195,7 +195,7 @@ static void one_piece(const Dwarf_Op *ops, size_t n, const struct btfi_dwexpr_in
 	if (is_base_op(&ops[0], &reg, &off)) {
 		/* Fold `plus_uconst k` into the offset (GCC emits it). */
 		for (i = 1; i < n && ops[i].atom == DW_OP_plus_uconst; i++)
-			off += (int64_t)ops[i].number;
+			off = (int64_t)((uint64_t)off + ops[i].number);	/* wraps, as DWARF's stack does */
 		if (!reg_ok(reg))
 			return set_none(out, BTFI_R_UNSUPPORTED);
 		if (i == n) {
@@ -370,5 +370,5 @@ void btfi_dwexpr_rebase(struct btfi_loc *loc, uint32_t fb_reg, int64_t fb_off)
 	if (loc->kind == BTFI_LOC_NONE || loc->reg != BTFI_REG_FBREG)
 		return;
 	loc->reg = fb_reg;
-	loc->off += fb_off;
+	loc->off = (int64_t)((uint64_t)loc->off + (uint64_t)fb_off);	/* wraps on corrupt input */
 }

@@ -714,7 +714,17 @@ static int loc_at_view(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *pdie
 		/* libdw may not know this sec_offset: read it raw. */
 		if (dwarf_whatform(&a) != DW_FORM_sec_offset || !a.valp)
 			return -1;
-		lvoff = p->offset_size == 8 ? *(const uint64_t *)a.valp : *(const uint32_t *)a.valp;
+		if (p->offset_size == 8) {
+			uint64_t v8;
+
+			memcpy(&v8, a.valp, 8);	/* unaligned in .debug_info */
+			lvoff = v8;
+		} else {
+			uint32_t v4;
+
+			memcpy(&v4, a.valp, 4);
+			lvoff = v4;
+		}
 	}
 	/* GCC puts the view pairs right before the list: they must end
 	 * exactly where it starts, else they do not belong to it. */

@@ -278,6 +278,23 @@ int main(void)
 	       BTFI_LOC_NONE, 0, 0, 0, false,
 	       OP1(DW_OP_breg0, 0), OP1(DW_OP_const4u, 0xffffffff), OP(DW_OP_and), OP(DW_OP_stack_value),
 	       OP1(DW_OP_piece, 8), OP(DW_OP_reg1), OP1(DW_OP_piece, 8));
+	/* Corrupt input: offsets that overflow wrap (no UB; UBSan build). */
+	EXPECT("breg7 INT64_MAX; plus_uconst 128 wraps", 8, false, BTFI_LOC_KMEM, 0, 7, 0,
+	       (int64_t)(0x7fffffffffffffffULL + 128), 0,
+	       OP1(DW_OP_breg7, 0x7fffffffffffffffLL), OP1(DW_OP_plus_uconst, 128));
+	{
+		const Dwarf_Op fb[] = { OP1(DW_OP_fbreg, 0x7ffffffffffffff0LL) };
+		struct btfi_dwexpr_in in = { .size = 8, .log = &tlog };
+		struct btfi_loc l;
+
+		checks++;
+		btfi_dwexpr_loc(fb, 1, &in, &l);
+		btfi_dwexpr_rebase(&l, 7, 0x100);
+		if (l.kind != BTFI_LOC_KMEM || l.reg != 7 || l.off != (int64_t)(0x7ffffffffffffff0ULL + 0x100))
+			fails++, printf("FAIL fbreg rebase overflow\n");
+		else
+			printf("ok   fbreg near INT64_MAX rebased: wraps\n");
+	}
 	/* Unknown opcode: an error, logged once, naming the op. */
 	{
 		const Dwarf_Op bad[] = { OP(DW_OP_reg5), OP(0x04) };
