@@ -73,6 +73,8 @@ cases=(
 	"dump blob --base text|1|blob: base BTF: .*"
 	"dump blob-trunc --base good|1|blob-trunc: type section .* past the end"
 	"dump enc no_such_function|1|enc: no inline sites of 'no_such_function'"
+	"dump enc --addr 0x1|1|enc: (0x1: not in a section with inline sites|no inline site at 0x1)"
+	"dump blob --base good --addr 0x1000|1|blob: 0x1000: not in a section with inline sites \(a raw blob has no section addresses: use the ELF\)"
 	"encode missing -o out|1|missing: No such file or directory"
 	"encode dir -o out|1|dir: Is a directory"
 	"encode text -o out|1|text: not an ELF file"
@@ -110,7 +112,7 @@ for bin in "${bins[@]}"; do
 	[ "$(sha256sum text empty btf4 good other enc blob trunc blob-trunc nobtf nodwarf bigsec badbtf)" = "$sums" ] ||
 		{ echo "FAIL: an input file changed"; fail=1; }
 	# Usage errors: exit 2 and a usage line.
-	for args in "dump" "dump enc -x" "dump enc --format=nope" "encode good" "encode good -o a --in-place" \
+	for args in "dump" "dump enc -x" "dump enc --format=nope" "dump enc --addr zz" "encode good" "encode good -o a --in-place" \
 		    "encode good -o good" "trace" "trace -x enc" "trace -k -x enc f" "nosuchcommand"; do
 		# shellcheck disable=SC2086
 		"$bin" $args >stdout 2>stderr; rc=$?

@@ -8,6 +8,8 @@
 #    with_flags flags=0x10;
 #  - the summary's site count matches, -j is valid JSON with the same sites;
 #  - the raw blob with --base gives the same text as the ELF copy;
+#  - `dump --addr ADDR` lists, for every site address, the functions stats
+#    has there;
 #  - every broken blob of tests/fuzz/corpus fails with one line, exit 1.
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -79,7 +81,18 @@ PY
 	# shellcheck disable=SC2086
 	jn=$("$BTFINLINE" dump "$bin" -j $funcs | python3 -c 'import json,sys; print(sum(len(f["sites"]) for f in json.load(sys.stdin)))')
 	[ "$jn" = "$want" ] || bad "$n: JSON has $jn sites, want $want"
-	echo "ok   $n: dump checked"
+	# --addr: every site address stats reports lists that site's function,
+	# and only functions with a site there (a nested instance can share it).
+	awk '$1 == "site" && $3 != "0x0" { print $3, $2 }' "$tmp/$n.sites" | sort -u >"$tmp/$n.byaddr"
+	while read -r addr func; do
+		out=$("$BTFINLINE" dump "$bin" --addr "$addr") || { bad "$n: dump --addr $addr failed"; continue; }
+		heads=$(echo "$out" | sed -nE 's/^([A-Za-z_0-9.]+): (selectively|fully) inlined.*/\1/p' | sort -u)
+		wantf=$(awk -v a="$addr" '$1 == a { print $2 }' "$tmp/$n.byaddr" | sort -u)
+		[ "$heads" = "$wantf" ] || bad "$n: dump --addr $addr lists '$heads', stats has '$wantf'"
+		echo "$out" | grep -q " $addr " || bad "$n: dump --addr $addr: no site line with that address"
+	done <"$tmp/$n.byaddr"
+	"$BTFINLINE" dump "$bin" --addr 0x1 2>/dev/null; [ $? = 1 ] || bad "$n: --addr 0x1 should fail"
+	echo "ok   $n: dump checked ($(wc -l <"$tmp/$n.byaddr") (address, function) pairs by --addr)"
 done
 
 for f in "$TOP"/tests/fuzz/corpus/*; do

@@ -442,20 +442,14 @@ static uint64_t site_addr(struct dump *d, const struct btfinline_site *s, bool *
 	return base + s->offset;
 }
 
-/* One function (all sites sharing its name). */
-static int dump_func(struct dump *d, const char *name)
+/* Sites s[0..n) of one function, all of them or those at one address. */
+static int dump_sites(struct dump *d, const char *name, const struct btfinline_site *s, size_t n)
 {
-	const struct btfinline_site *s;
-	size_t n = btfinline__func_sites(d->bi, name, &s);
 	struct caller *callers;
 	char proto[1024], loc[128], pa[128];
 	struct btfi_loc locs[64];
 	const char *cls;
 
-	if (!n) {
-		fprintf(stderr, "btfinline: %s: no inline sites of '%s'\n", d->path, name);
-		return 1;
-	}
 	proto_str(d->bi, s[0].func_id, proto, sizeof(proto));
 	/* Selective: its FUNC is in the base, which pahole emits only for
 	 * functions with an out-of-line copy. */
@@ -563,6 +557,61 @@ static int dump_func(struct dump *d, const char *name)
 	return 0;
 }
 
+/* One function (all sites sharing its name). */
+static int dump_func(struct dump *d, const char *name)
+{
+	const struct btfinline_site *s;
+	size_t n = btfinline__func_sites(d->bi, name, &s);
+
+	if (!n) {
+		fprintf(stderr, "btfinline: %s: no inline sites of '%s'\n", d->path, name);
+		return 1;
+	}
+	return dump_sites(d, name, s, n);
+}
+
+/* What is inlined at an address: the sites whose probe address it is (the
+ * blob keeps no ranges), grouped by function; nested instances share one. */
+static int dump_addr(struct dump *d, uint64_t addr)
+{
+	const struct btfinline_site *at[64];
+	struct btfinline_site grp[64];
+	uint64_t best = 0, a;
+	uint32_t secno = UINT32_MAX;
+	size_t n;
+	int rc = 0;
+
+	for (uint32_t k = 0; k < btfinline__nsecs(d->bi); k++)
+		if (!btfinline__sec_addr(d->bi, k, &a) && a <= addr && (secno == UINT32_MAX || a > best))
+			secno = k, best = a;
+	if (secno == UINT32_MAX || addr - best > UINT32_MAX) {
+		fprintf(stderr, "btfinline: %s: 0x%llx: not in a section with inline sites%s\n", d->path,
+			(unsigned long long)addr, btfinline__nsecs(d->bi) && btfinline__sec_addr(d->bi, 0, &a) ?
+			" (a raw blob has no section addresses: use the ELF)" : "");
+		return 1;
+	}
+	n = btfinline__sites_at(d->bi, secno, (uint32_t)(addr - best), at, 64);
+	if (!n) {
+		fprintf(stderr, "btfinline: %s: no inline site at 0x%llx\n", d->path, (unsigned long long)addr);
+		return 1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		size_t g = 0;
+		bool seen = false;
+
+		for (size_t j = 0; j < i; j++)
+			seen |= at[j]->func_id == at[i]->func_id;
+		if (seen)
+			continue;
+		for (size_t j = i; j < n; j++)
+			if (at[j]->func_id == at[i]->func_id)
+				grp[g++] = *at[j];
+		rc |= dump_sites(d, nm(d->bi, btfinline__type_by_id(d->bi, at[i]->func_id)->name_off),
+				 grp, g);
+	}
+	return rc;
+}
+
 static int dump_summary(struct dump *d)
 {
 	struct btfinline_sizes z;
@@ -613,7 +662,10 @@ static int dump_summary(struct dump *d)
 
 static int dump_usage(void)
 {
-	fprintf(stderr, "usage: btfinline dump FILE [FUNC...] [-j] [--format=text|json|perf] [--base BTF]\n");
+	fprintf(stderr, "usage: btfinline dump FILE [FUNC...] [--addr ADDR]... [-j] [--format=text|json|perf] [--base BTF]\n"
+		"  FUNC         every inline site of FUNC and where each argument is\n"
+		"  --addr ADDR  the inline sites whose probe address is ADDR\n"
+		"  (no FUNC, no --addr: sizes of the blob)\n");
 	return 2;
 }
 
@@ -623,12 +675,15 @@ int cmd_dump(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "base", required_argument, NULL, 'b' },
+		{ "addr", required_argument, NULL, 'a' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
 	struct dump d = { .fmt = F_TEXT, .first_json = true, .st.fd = -1 };
 	BTFI_OPTS(btfinline_open_opts, oo);
-	int c, err, rc = 0;
+	uint64_t addrs[64];
+	int c, err, rc = 0, naddrs = 0;
+	char *end;
 
 	libbpf_set_print(NULL);	/* failures are reported by the reader, once */
 	optind = 1;
@@ -636,6 +691,14 @@ int cmd_dump(int argc, char **argv)
 		switch (c) {
 		case 'j': d.fmt = F_JSON; break;
 		case 'b': oo.base_path = optarg; break;
+		case 'a':
+			if (naddrs == 64)
+				return dump_usage();
+			errno = 0;
+			addrs[naddrs++] = strtoull(optarg, &end, 0);
+			if (errno || end == optarg || *end)
+				return dump_usage();
+			break;
 		case 'f':
 			if (!strcmp(optarg, "text")) d.fmt = F_TEXT;
 			else if (!strcmp(optarg, "json")) d.fmt = F_JSON;
@@ -649,14 +712,14 @@ int cmd_dump(int argc, char **argv)
 		return dump_usage();
 	d.path = argv[optind++];
 	/* Callers are named only for printed sites; the summary needs none. */
-	if (optind < argc)
+	if (optind < argc || naddrs)
 		symtab_open(&d.st, d.path);
 	err = btfinline__open(d.path, &oo, &d.bi);
 	if (err) {
 		symtab_close(&d.st);
 		return 1;	/* the reader logged "FILE: problem" */
 	}
-	if (optind == argc) {
+	if (optind == argc && !naddrs) {
 		if (d.fmt == F_PERF) {
 			fprintf(stderr, "btfinline: --format=perf needs FUNC names\n");
 			rc = 2;
@@ -677,6 +740,8 @@ int cmd_dump(int argc, char **argv)
 	}
 	for (int i = optind; i < argc; i++)
 		rc |= dump_func(&d, argv[i]);
+	for (int i = 0; i < naddrs; i++)
+		rc |= dump_addr(&d, addrs[i]);
 	if (d.fmt == F_JSON)
 		printf("]\n");
 out:
