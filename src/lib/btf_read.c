@@ -976,8 +976,14 @@ static int elf_find(struct btfinline *bi, int fd, const char *path, const char *
 	}
 	{
 		struct stat st;
-		int err = fstat(fd, &st) ? -errno : btfi_elf_check(elf, path, st.st_size, &bi->log);
+		int err;
 
+		if (fstat(fd, &st)) {
+			err = -errno;
+			btfi_err(&bi->log, "%s: %s", path, strerror(-err));
+		} else {
+			err = btfi_elf_check(elf, path, st.st_size, &bi->log);
+		}
 		if (err) {
 			elf_end(elf);
 			return err;
