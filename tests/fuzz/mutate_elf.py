@@ -11,6 +11,8 @@ Exit 0 when nothing was kept. `make fuzz` runs it on stats, encode and dump.
 import os, random, subprocess, sys, tempfile
 
 src, n, cmd = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+if os.path.exists(cmd[0]):	# runs in a scratch directory
+    cmd[0] = os.path.abspath(cmd[0])
 out = os.environ.get("OUT", ".")
 orig = open(src, "rb").read()
 secs = []
