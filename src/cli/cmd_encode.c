@@ -103,7 +103,7 @@ static char file_magic(const char *path)
  */
 static struct btf *open_base(const char *path, const char *base_path)
 {
-	char eb[128];
+	char eb[128], magic;
 	struct btf *base, *own;
 
 	if (!base_path) {
@@ -113,12 +113,16 @@ static struct btf *open_base(const char *path, const char *base_path)
 				path, err_str(errno, eb, sizeof(eb)), path);
 		return base;
 	}
-	if (access(base_path, R_OK) || !file_magic(base_path)) {
-		fprintf(stderr, "btfinline: %s: %s\n", base_path,
-			access(base_path, R_OK) ? strerror(errno) : "base is not an ELF file or a BTF blob");
+	if (access(base_path, R_OK)) {
+		fprintf(stderr, "btfinline: %s: %s\n", base_path, strerror(errno));
 		return NULL;
 	}
-	if (file_magic(base_path) == 'E' && btfi_elf_check_file(base_path, NULL))
+	magic = file_magic(base_path);
+	if (!magic) {
+		fprintf(stderr, "btfinline: %s: base is not an ELF file or a BTF blob\n", base_path);
+		return NULL;
+	}
+	if (magic == 'E' && btfi_elf_check_file(base_path, NULL))
 		return NULL;
 	base = btf__parse(base_path, NULL);
 	if (!base) {
