@@ -46,8 +46,9 @@ struct rbtf {
 	 * (the previous dense index was 7 bytes per type). */
 	uint32_t *cp;
 	/* Split part only, per type: kind (bits 0-4, KV_UNKNOWN: skipped via
-	 * layout) and min(vlen, 7) (bits 5-7): the per-site LOC_PROTO check
-	 * reads this small table, not the records. */
+	 * layout) and min(n, 7) (bits 5-7), n = vlen, or the parameter count
+	 * for FUNC_PROTO and FUNC (set once the FUNC is checked): the per-site
+	 * checks read this small table, not the records. */
 	uint8_t *kv;
 	uint8_t isz[128], esz[128];	/* record size per kind: 12 + isz + vlen * esz */
 	uint32_t n;
@@ -92,10 +93,11 @@ struct btfinline {
 	uint32_t *by_addr;		/* on demand: site indexes by (secno, offset) */
 	struct rsec *secs;		uint32_t nsecs;
 	uint32_t *locsecs;		uint32_t nlocsecs;	/* offset of each LOCSEC in s.types */
+	uint32_t *locsec_ids;					/* and its type id */
 	struct chunk *chunks;
-	uint32_t *funcs, nfuncs;		/* distinct FUNC ids named by LOCSECs */
+	uint32_t *funcs, nfuncs;		/* split FUNCs, base FUNCs named by LOCSECs */
 	uint32_t *fname;			/* their name offsets (lookup by name) */
-	uint8_t *fbits;				/* bitmap over all ids: in funcs[] */
+	uint8_t *fbits;				/* bitmap over base ids: in funcs[] */
 	void *fmem;		size_t fmem_len;	/* funcs and fbits */
 	struct btfinline_sizes sizes;
 	char *name_buf;			/* bi->name when it is not the path */
@@ -233,26 +235,30 @@ static bool id_ok(const struct btfinline *bi, uint32_t id)
 	return id < bi->start_id + bi->s.n;
 }
 
-/* Parameter count of FUNC `id` via its FUNC_PROTO; -1 if malformed. A trailing
- * vararg slot (name 0, type 0) is not a parameter. */
+/* Parameters of (valid) FUNC_PROTO p: a trailing vararg slot (name 0,
+ * type 0) is not one. */
+static int proto_nparams(const struct btf_type *p)
+{
+	const struct btf_param *pp = btf_params(p);
+	int n = BTFI_INFO_VLEN(p->info);
+
+	return n && !pp[n - 1].name_off && !pp[n - 1].type ? n - 1 : n;
+}
+
+/* Parameter count of FUNC `id` via its FUNC_PROTO; -2 if id is not a FUNC,
+ * -1 if its type is not a FUNC_PROTO. */
 static int func_nparams(const struct btfinline *bi, uint32_t id, uint32_t *name_off)
 {
 	const struct btf_type *f = ty(bi, id), *p;
-	const struct btf_param *pp;
-	int n;
 
 	/* One lookup per record (the kind is in it: 7 bits, new-format wide). */
 	if (!f || BTFI_INFO_KIND(f->info) != BTF_KIND_FUNC)
-		return -1;
+		return -2;
 	*name_off = f->name_off;
 	p = ty(bi, f->type);
 	if (!p || BTFI_INFO_KIND(p->info) != BTF_KIND_FUNC_PROTO)
 		return -1;
-	n = BTFI_INFO_VLEN(p->info);
-	pp = btf_params(p);
-	if (n && !pp[n - 1].name_off && !pp[n - 1].type)
-		n--;
-	return n;
+	return proto_nparams(p);
 }
 
 static int check_hdr(struct btfinline *bi, const char *what, const uint8_t *d, size_t sz,
@@ -399,8 +405,15 @@ static int walk_types(struct btfinline *bi, const char *what, struct rbtf *r, ui
 		if (!(n & CP_MASK))
 			r->cp[n >> CP_SHIFT] = off;
 		if (split) {
+			uint32_t kvl = vlen;
+
+			/* FUNC_PROTO: its parameter count (a trailing vararg
+			 * slot is not one), read while the record is cached. */
+			if (kind == BTF_KIND_FUNC_PROTO && vlen && !rd32(t + off + 12 + 8 * (vlen - 1)) &&
+			    !rd32(t + off + 16 + 8 * (vlen - 1)))
+				kvl--;
 			r->kv[n] = (kind <= BTFI_KIND_MAX_KNOWN ? kind : KV_UNKNOWN) |
-				   (vlen < 7 ? vlen : 7) << 5;
+				   (kvl < 7 ? kvl : 7) << 5;
 			r->kbytes[kind] += rsz;
 			r->kcnt[kind]++;
 			if (kind == BTFI_KIND_LOCSEC)
@@ -411,6 +424,16 @@ static int walk_types(struct btfinline *bi, const char *what, struct rbtf *r, ui
 	}
 	r->n = n;
 	return 0;
+}
+
+/* Add FUNC id (name name_off) to the functions lookups go through. */
+static void add_func(struct btfinline *bi, uint32_t id, uint32_t name_off)
+{
+	if (!(bi->nfuncs & 8191))
+		prefault(bi->funcs + bi->nfuncs, 8192 * 4, bi->fmem, bi->fmem_len),
+		prefault(bi->fname + bi->nfuncs, 8192 * 4, bi->fmem, bi->fmem_len);
+	bi->fname[bi->nfuncs] = name_off;
+	bi->funcs[bi->nfuncs++] = id;
 }
 
 /* Checks of one standard-kind record (libbpf 1.1 checks little itself). */
@@ -439,6 +462,14 @@ static int check_std(struct btfinline *bi, uint32_t id, const uint8_t *p)
 				   id, ref);
 		if (!name_off)
 			return bad(bi, "type [%u] FUNC: no name", id);
+		{
+			/* kv[] gets its parameter count; lookups go through it. */
+			uint32_t np = ref >= bi->start_id ? bi->s.kv[ref - bi->start_id] >> 5u :
+				      (uint32_t)proto_nparams(ty(bi, ref));
+
+			bi->s.kv[id - bi->start_id] = BTF_KIND_FUNC | (np < 7 ? np : 7) << 5;
+			add_func(bi, id, name_off);
+		}
 		break;
 	case BTF_KIND_ARRAY:
 		if (!id_ok(bi, rd32(e)) || !id_ok(bi, rd32(e + 4)))
@@ -519,57 +550,66 @@ static int check_new(struct btfinline *bi, uint32_t id, const uint8_t *p)
 					   id, i, pid);
 		}
 	} else if (kind == BTFI_KIND_LOCSEC) {
-		/* The hot loop of open (one pass over every site): plain arrays. */
 		const char *nm = str_at(bi, name_off);
-		const uint32_t *ent = (const uint32_t *)e;
-		const uint8_t *kv = bi->s.kv;
-		uint32_t pfunc = 0, poff = 0, start = bi->start_id, nt = bi->s.n, want = 0, fname = 0;
-		int np = -1;
 
 		if (strncmp(nm, "inline", 6) || !nm[6])
 			return bad(bi, "type [%u] LOCSEC: name '%.64s' is not \"inline<section>\"%s", id,
 				   nm, name_off < bi->base_str_len ? " (base mismatch?)" : "");
-		for (uint32_t i = 0; i < vlen; i++, ent += 3) {
-			uint32_t func = ent[0], proto = ent[1], off = ent[2], pi = proto - start;
+	}
+	return 0;
+}
 
-			if (i && (func < pfunc || (func == pfunc && off < poff)))
-				return bad(bi, "type [%u] LOCSEC %s: site %u out of (func, offset) order",
-					   id, nm, i);
-			/* Sorted by func: check each function once. */
-			if (!i || func != pfunc) {
+/* The sites of LOCSEC `id` at t, once every other record is checked: the
+ * hot loop of open (one pass over every site), on small arrays: split
+ * FUNCs' kinds and parameter counts come from kv[], not their records. */
+static int check_sites(struct btfinline *bi, uint32_t id, const uint8_t *t)
+{
+	const char *nm = str_at(bi, rd32(t));
+	const uint32_t *ent = (const uint32_t *)(t + 12);
+	const uint8_t *kv = bi->s.kv;
+	uint32_t vlen = BTFI_INFO_VLEN(rd32(t + 4)), pfunc = 0, poff = 0;
+	uint32_t start = bi->start_id, nt = bi->s.n, want = 0, fname = 0;
+	int np = -1;
+
+	for (uint32_t i = 0; i < vlen; i++, ent += 3) {
+		uint32_t func = ent[0], proto = ent[1], off = ent[2], pi = proto - start;
+
+		if (i && (func < pfunc || (func == pfunc && off < poff)))
+			return bad(bi, "type [%u] LOCSEC %s: site %u out of (func, offset) order",
+				   id, nm, i);
+		/* Sorted by func: check each function once. */
+		if (!i || func != pfunc) {
+			if (func >= start && func - start < nt && (kv[func - start] & 31) == BTF_KIND_FUNC) {
+				np = kv[func - start] >> 5;
+				if (np == 7)
+					np = func_nparams(bi, func, &fname);
+			} else if (func >= start || (np = func_nparams(bi, func, &fname)) == -2) {
 				int fk = kind_of(bi, func);
 
-				if (fk != BTF_KIND_FUNC) {
-					if (func < start && fk >= 0)
-						return bad(bi, "type [%u] LOCSEC %s: site %u: base type %u is %s, not a FUNC (base mismatch?)",
-							   id, nm, i, func, kname(fk));
-					return bad(bi, "type [%u] LOCSEC %s: site %u: type %u is not a FUNC",
-						   id, nm, i, func);
-				}
-				np = func_nparams(bi, func, &fname);
-				/* kv[] of a LOC_PROTO with np params (7: 7 or more) */
-				want = np < 0 ? 0x100 : BTFI_KIND_LOC_PROTO | (np < 7 ? np : 7) << 5;
-				if (!(bi->fbits[func / 8] & (1 << func % 8))) {
-					bi->fbits[func / 8] |= 1 << func % 8;
-					if (!(bi->nfuncs & 8191))
-						prefault(bi->funcs + bi->nfuncs, 8192 * 4, bi->fmem, bi->fmem_len),
-						prefault(bi->fname + bi->nfuncs, 8192 * 4, bi->fmem, bi->fmem_len);
-					bi->fname[bi->nfuncs] = fname;
-					bi->funcs[bi->nfuncs++] = func;
-				}
+				if (func < start && fk >= 0)
+					return bad(bi, "type [%u] LOCSEC %s: site %u: base type %u is %s, not a FUNC (base mismatch?)",
+						   id, nm, i, func, kname(fk));
+				return bad(bi, "type [%u] LOCSEC %s: site %u: type %u is not a FUNC",
+					   id, nm, i, func);
+			} else if (!(bi->fbits[func / 8] & (1 << func % 8))) {
+				/* A base FUNC: listed once for lookups. */
+				bi->fbits[func / 8] |= 1 << func % 8;
+				add_func(bi, func, fname);
 			}
-			if (proto < start || pi >= nt || kv[pi] != want || np >= 7) {
-				if (proto < start || pi >= nt || (kv[pi] & 31) != BTFI_KIND_LOC_PROTO)
-					return bad(bi, "type [%u] LOCSEC %s: site %u: type %u is not a LOC_PROTO",
-						   id, nm, i, proto);
-				if (np < 0 || (uint32_t)np != vlen_of(bi, proto))
-					return bad(bi, "type [%u] LOCSEC %s: site %u: FUNC %u has %d params, LOC_PROTO %u has %u%s",
-						   id, nm, i, func, np, proto, vlen_of(bi, proto),
-						   func < start ? " (base mismatch?)" : "");
-			}
-			pfunc = func;
-			poff = off;
+			/* kv[] of a LOC_PROTO with np params (7: 7 or more) */
+			want = np < 0 ? 0x100 : BTFI_KIND_LOC_PROTO | (np < 7 ? np : 7) << 5;
 		}
+		if (proto < start || pi >= nt || kv[pi] != want || np >= 7) {
+			if (proto < start || pi >= nt || (kv[pi] & 31) != BTFI_KIND_LOC_PROTO)
+				return bad(bi, "type [%u] LOCSEC %s: site %u: type %u is not a LOC_PROTO",
+					   id, nm, i, proto);
+			if (np < 0 || (uint32_t)np != vlen_of(bi, proto))
+				return bad(bi, "type [%u] LOCSEC %s: site %u: FUNC %u has %d params, LOC_PROTO %u has %u%s",
+					   id, nm, i, func, np, proto, vlen_of(bi, proto),
+					   func < start ? " (base mismatch?)" : "");
+		}
+		pfunc = func;
+		poff = off;
 	}
 	return 0;
 }
@@ -760,7 +800,7 @@ static void account(struct btfinline *bi, const struct btfi_hdr *h)
 }
 
 /* A (validated) LOCSEC record at offset off; its section name. */
-static int index_locsec(struct btfinline *bi, uint32_t off)
+static int index_locsec(struct btfinline *bi, uint32_t id, uint32_t off)
 {
 	const uint8_t *t = bi->s.types + off;
 	const char *nm;
@@ -772,7 +812,12 @@ static int index_locsec(struct btfinline *bi, uint32_t off)
 		if (!nl)
 			return -ENOMEM;
 		bi->locsecs = nl;
+		nl = realloc(bi->locsec_ids, (bi->nlocsecs * 2 + 2) * sizeof(*nl));
+		if (!nl)
+			return -ENOMEM;
+		bi->locsec_ids = nl;
 	}
+	bi->locsec_ids[bi->nlocsecs] = id;
 	bi->locsecs[bi->nlocsecs++] = off;
 	nm = str_at(bi, rd32(t)) + 6;
 	for (s = 0; s < bi->nsecs; s++)
@@ -813,18 +858,14 @@ static int parse(struct btfinline *bi)
 	err = walk_types(bi, "", &bi->s, bi->start_id, lay, nlay, 0x7f, true);
 	if (err)
 		return err;
-	for (uint32_t i = 0, off = 0; i < bi->s.n; off += rec_size(&bi->s, off), i++)
-		if (skind(&bi->s, i) <= BTF_KIND_ENUM64 &&
-		    (err = check_std(bi, bi->start_id + i, bi->s.types + off)))
-			return err;
-	/* Every FUNC id appears at most once in funcs[] (the bitmap); at most
-	 * one per LOCSEC entry. */
+	/* funcs[]: every split FUNC, and each base FUNC a LOCSEC names (once:
+	 * the bitmap over base ids), at most one per LOCSEC entry. */
 	{
 		size_t nent = bi->s.nent;
-		size_t nf = (nent < bi->start_id + bi->s.n ? nent : bi->start_id + bi->s.n) + 1;
+		size_t nf = bi->s.kcnt[BTF_KIND_FUNC] + (nent < bi->start_id ? nent : bi->start_id) + 1;
 
 		/* Sized for the worst case; only touched pages are faulted in. */
-		bi->fmem_len = 2 * nf * sizeof(*bi->funcs) + (bi->start_id + bi->s.n) / 8 + 1;
+		bi->fmem_len = 2 * nf * sizeof(*bi->funcs) + bi->start_id / 8 + 1;
 		bi->fmem = mmap(NULL, bi->fmem_len, PROT_READ | PROT_WRITE,
 				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (bi->fmem == MAP_FAILED) {
@@ -834,18 +875,26 @@ static int parse(struct btfinline *bi)
 		bi->funcs = bi->fmem;
 		bi->fname = bi->funcs + nf;
 		bi->fbits = (uint8_t *)(bi->fname + nf);
-		prefault(bi->fbits, (bi->start_id + bi->s.n) / 8 + 1, bi->fmem, bi->fmem_len);
+		prefault(bi->fbits, bi->start_id / 8 + 1, bi->fmem, bi->fmem_len);
 	}
+	/* One pass over the records; the sites last, when every FUNC's
+	 * parameter count is in kv[]. */
 	for (uint32_t i = 0, off = 0; i < bi->s.n; off += rec_size(&bi->s, off), i++) {
 		int k = skind(&bi->s, i);
 
-		if (k <= BTF_KIND_ENUM64 || k == 0xff)
+		if (k == 0xff)
 			continue;
-		if ((err = check_new(bi, bi->start_id + i, bi->s.types + off)))
-			return err;
-		if (k == BTFI_KIND_LOCSEC && (err = index_locsec(bi, off)))
+		if (k <= BTF_KIND_ENUM64)
+			err = check_std(bi, bi->start_id + i, bi->s.types + off);
+		else if (!(err = check_new(bi, bi->start_id + i, bi->s.types + off)) &&
+			 k == BTFI_KIND_LOCSEC)
+			err = index_locsec(bi, bi->start_id + i, off);
+		if (err)
 			return err;
 	}
+	for (uint32_t l = 0; l < bi->nlocsecs; l++)
+		if ((err = check_sites(bi, bi->locsec_ids[l], bi->s.types + bi->locsecs[l])))
+			return err;
 	account(bi, &h);
 	return 0;
 }
@@ -1180,6 +1229,7 @@ void btfinline__free(struct btfinline *bi)
 	free(bi->by_addr);
 	free(bi->secs);
 	free(bi->locsecs);
+	free(bi->locsec_ids);
 	if (bi->fmem)
 		munmap(bi->fmem, bi->fmem_len);
 	while (bi->chunks) {
