@@ -100,6 +100,10 @@ struct btfinline {
 	uint8_t *fbits;				/* bitmap over base ids: in funcs[] */
 	void *fmem;		size_t fmem_len;	/* funcs and fbits */
 	struct btfinline_sizes sizes;
+	/* Split records are checked as they are walked, quietly: one that
+	 * fails (or refers ahead) clears fast_check and a second pass over
+	 * all of them says which is bad, naming the first. */
+	bool fast_check, quiet;
 	char *name_buf;			/* bi->name when it is not the path */
 };
 
@@ -112,7 +116,8 @@ static int bad(const struct btfinline *bi, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	btfi_err(&bi->log, "%s: %s", bi->name, buf);
+	if (!bi->quiet)
+		btfi_err(&bi->log, "%s: %s", bi->name, buf);
 	return -EINVAL;
 }
 
@@ -327,9 +332,12 @@ static void prefault(void *p, size_t len, void *m, size_t mlen)
 		madvise((void *)a, end - a, 23 /* MADV_POPULATE_WRITE */);
 }
 
+static int check_rec(struct btfinline *bi, uint32_t id, uint32_t off, int k);
+
 /* Walk a type section: offsets and kinds of every record, bytes per kind,
- * the LOC_PROTO table (split). One pass: reading the sections from memory
- * is most of open's cost. first_id names records in messages; max_kind:
+ * the LOC_PROTO table (split), and (split, fast_check) each record's
+ * checks while it is in the cache. One pass: reading the sections from
+ * memory is most of open's cost. first_id names records in messages; max_kind:
  * kinds a base may hold (19), or 0x7f for the split part. */
 static int walk_types(struct btfinline *bi, const char *what, struct rbtf *r, uint32_t first_id,
 		      const uint8_t *lay, uint32_t nlay, uint32_t max_kind, bool split)
@@ -418,6 +426,18 @@ static int walk_types(struct btfinline *bi, const char *what, struct rbtf *r, ui
 			r->kcnt[kind]++;
 			if (kind == BTFI_KIND_LOCSEC)
 				r->nent += vlen;
+			if (bi->fast_check) {
+				int err;
+
+				r->n = n + 1;	/* ids so far are known */
+				bi->quiet = true;
+				err = check_rec(bi, first_id + n, off, skind(r, n));
+				bi->quiet = false;
+				if (err == -ENOMEM)
+					return err;
+				if (err)
+					bi->fast_check = false;
+			}
 		}
 		off += rsz;
 		n++;
@@ -837,6 +857,21 @@ static int index_locsec(struct btfinline *bi, uint32_t id, uint32_t off)
 	return 0;
 }
 
+/* Checks of split record id at off (kind k, as skind()); a LOCSEC is
+ * indexed, its sites are checked once all records are (check_sites). */
+static int check_rec(struct btfinline *bi, uint32_t id, uint32_t off, int k)
+{
+	int err;
+
+	if (k == 0xff)
+		return 0;
+	if (k <= BTF_KIND_ENUM64)
+		return check_std(bi, id, bi->s.types + off);
+	if ((err = check_new(bi, id, bi->s.types + off)))
+		return err;
+	return k == BTFI_KIND_LOCSEC ? index_locsec(bi, id, off) : 0;
+}
+
 static int parse(struct btfinline *bi)
 {
 	const uint8_t *d = bi->raw, *lay = NULL;
@@ -855,16 +890,12 @@ static int parse(struct btfinline *bi)
 		lay = d + h.hdr_len + h.layout_off;
 		nlay = h.layout_len / 4;
 	}
-	err = walk_types(bi, "", &bi->s, bi->start_id, lay, nlay, 0x7f, true);
-	if (err)
-		return err;
 	/* funcs[]: every split FUNC, and each base FUNC a LOCSEC names (once:
-	 * the bitmap over base ids), at most one per LOCSEC entry. */
+	 * the bitmap over base ids). Sized for the worst case (a record is at
+	 * least 12 bytes); only touched pages are faulted in. */
 	{
-		size_t nent = bi->s.nent;
-		size_t nf = bi->s.kcnt[BTF_KIND_FUNC] + (nent < bi->start_id ? nent : bi->start_id) + 1;
+		size_t nf = (size_t)bi->s.type_len / 12 + 1 + bi->start_id;
 
-		/* Sized for the worst case; only touched pages are faulted in. */
 		bi->fmem_len = 2 * nf * sizeof(*bi->funcs) + bi->start_id / 8 + 1;
 		bi->fmem = mmap(NULL, bi->fmem_len, PROT_READ | PROT_WRITE,
 				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -877,21 +908,19 @@ static int parse(struct btfinline *bi)
 		bi->fbits = (uint8_t *)(bi->fname + nf);
 		prefault(bi->fbits, bi->start_id / 8 + 1, bi->fmem, bi->fmem_len);
 	}
-	/* One pass over the records; the sites last, when every FUNC's
-	 * parameter count is in kv[]. */
-	for (uint32_t i = 0, off = 0; i < bi->s.n; off += rec_size(&bi->s, off), i++) {
-		int k = skind(&bi->s, i);
-
-		if (k == 0xff)
-			continue;
-		if (k <= BTF_KIND_ENUM64)
-			err = check_std(bi, bi->start_id + i, bi->s.types + off);
-		else if (!(err = check_new(bi, bi->start_id + i, bi->s.types + off)) &&
-			 k == BTFI_KIND_LOCSEC)
-			err = index_locsec(bi, bi->start_id + i, off);
-		if (err)
-			return err;
+	bi->fast_check = true;
+	err = walk_types(bi, "", &bi->s, bi->start_id, lay, nlay, 0x7f, true);
+	if (err)
+		return err;
+	if (!bi->fast_check) {
+		/* A record failed its checks while walked, or refers to a later
+		 * one: check them all again in order, naming the first bad. */
+		bi->nfuncs = bi->nlocsecs = bi->nsecs = 0;
+		for (uint32_t i = 0, off = 0; i < bi->s.n; off += rec_size(&bi->s, off), i++)
+			if ((err = check_rec(bi, bi->start_id + i, off, skind(&bi->s, i))))
+				return err;
 	}
+	/* The sites last, when every FUNC's parameter count is in kv[]. */
 	for (uint32_t l = 0; l < bi->nlocsecs; l++)
 		if ((err = check_sites(bi, bi->locsec_ids[l], bi->s.types + bi->locsecs[l])))
 			return err;

@@ -271,6 +271,63 @@ static void test_broken(const uint8_t *good, size_t sz, struct btf *base)
 	free(b);
 }
 
+/* A hand-made blob whose records refer ahead (FUNC -> later FUNC_PROTO,
+ * LOC_PROTO -> later LOC_PARAMs), as another writer may order them: the
+ * reader's checks while walking cannot decide those and check everything
+ * again in order. The FUNC_PROTO ends in a vararg slot, which is not a
+ * parameter: its LOC_PROTO has 2 slots. On the fixture base (strings
+ * "\0int\0a\0b\0c\0d\0e\0foo\0": "a" at 5, "b" at 7, split strings at 19). */
+static void test_forward(struct btf *base)
+{
+	static const uint32_t types[] = {
+		/* [4] FUNC bar, global, -> [5] */
+		19, 12u << 24 | 1, 5,
+		/* [5] FUNC_PROTO int(int a, int b, ...) */
+		0, 13u << 24 | 3, 1, 5, 1, 7, 1, 0, 0,
+		/* [6] LOC_PROTO { [7], [8] } */
+		0, 21u << 24 | 2, 0, 7, 8,
+		/* [7] LOC_PARAM: 4 bytes in rdi */
+		0, 20u << 24 | 1, 4, BTFI_LOC_REG, 5,
+		/* [8] LOC_PARAM: constant 42 */
+		0, 20u << 24 | 1, 4, BTFI_LOC_CONST, 42,
+		/* [9] LOCSEC inline.text: bar at 0x40 */
+		23, 22u << 24 | 1, 0, 4, 6, 0x40,
+	};
+	static const char strs[] = "bar\0inline.text";
+	uint8_t b[32 + sizeof(types) + sizeof(strs)];
+	uint32_t hdr[8] = { BTFI_MAGIC | 1u << 16, 32, 0, sizeof(types), sizeof(types), sizeof(strs), 0, 0 };
+	const struct btfinline_site *s;
+	struct btfinline *bi = NULL;
+	struct btfi_loc locs[4];
+	int err;
+
+	memcpy(b, hdr, 32);
+	memcpy(b + 32, types, sizeof(types));
+	memcpy(b + 32 + sizeof(types), strs, sizeof(strs));
+	err = btfinline__open_mem(b, sizeof(b), base, &qlog, &bi);
+	CHECK(!err, "forward refs: open_mem %d %s", err, lastmsg);
+	if (!err) {
+		CHECK(btfinline__func_sites(bi, "bar", &s) == 1 && s[0].func_id == 4 &&
+		      s[0].offset == 0x40 && s[0].loc_proto_id == 6, "forward refs: bar's site");
+		err = btfinline__site_locs(bi, &s[0], locs, 4);
+		CHECK(err == 2 && locs[0].kind == BTFI_LOC_KREG && locs[0].reg == 5 && locs[0].size == 4 &&
+		      locs[1].kind == BTFI_LOC_KCONST && locs[1].cval == 42,
+		      "forward refs: %d locs, kinds %u %u", err, locs[0].kind, locs[1].kind);
+		CHECK(btfinline__func_sites(bi, "foo", &s) == 0, "forward refs: foo has no site");
+	}
+	btfinline__free(bi);
+	/* The second pass names the bad record: FUNC_PROTO param name, the
+	 * LOCSEC naming the FUNC_PROTO, a LOC_PROTO slot past the end. */
+	memcpy(b + 32 + 4 * 6, &(uint32_t){ 5000 }, 4);
+	expect_bad(NULL, &(struct broken){ "fwd-param-name", "type [5] FUNC_PROTO: param 0 bad name" }, b, sizeof(b), base);
+	memcpy(b + 32 + 4 * 6, &(uint32_t){ 5 }, 4);
+	memcpy(b + 32 + 4 * 30, &(uint32_t){ 5 }, 4);
+	expect_bad(NULL, &(struct broken){ "fwd-site-func", "site 0: type 5 is not a FUNC" }, b, sizeof(b), base);
+	memcpy(b + 32 + 4 * 30, &(uint32_t){ 4 }, 4);
+	memcpy(b + 32 + 4 * 16, &(uint32_t){ 10 }, 4);
+	expect_bad(NULL, &(struct broken){ "fwd-slot-range", "slot 1 names type 10" }, b, sizeof(b), base);
+}
+
 int main(void)
 {
 	struct btf *base = fx_base("foo");
@@ -284,6 +341,7 @@ int main(void)
 		test_bytes(blob, sz);
 		test_decode(blob, sz, base);
 		test_broken(blob, sz, base);
+		test_forward(base);
 	}
 	free(blob);
 	btf__free(base);
