@@ -184,6 +184,12 @@ static const struct btf_type *ty(const struct btfinline *bi, uint32_t id)
 	return btf__type_by_id(bi->base, id);
 }
 
+/* Is id a split record of kind k? (kv[] only: the common case of checks) */
+static inline bool split_is(const struct btfinline *bi, uint32_t id, int k)
+{
+	return id - bi->start_id < bi->s.n && (bi->s.kv[id - bi->start_id] & 31) == k;
+}
+
 static int kind_of(const struct btfinline *bi, uint32_t id)
 {
 	if (id >= bi->start_id) {
@@ -332,7 +338,7 @@ static void prefault(void *p, size_t len, void *m, size_t mlen)
 		madvise((void *)a, end - a, 23 /* MADV_POPULATE_WRITE */);
 }
 
-static int check_rec(struct btfinline *bi, uint32_t id, uint32_t off, int k);
+static inline int check_rec(struct btfinline *bi, uint32_t id, uint32_t off, int k);
 
 /* Walk a type section: offsets and kinds of every record, bytes per kind,
  * the LOC_PROTO table (split), and (split, fast_check) each record's
@@ -477,7 +483,8 @@ static int check_std(struct btfinline *bi, uint32_t id, const uint8_t *p)
 			return bad(bi, "type [%u] %s: type id %u out of range", id, kname(kind), ref);
 		break;
 	case BTF_KIND_FUNC:
-		if (!id_ok(bi, ref) || kind_of(bi, ref) != BTF_KIND_FUNC_PROTO)
+		if (!split_is(bi, ref, BTF_KIND_FUNC_PROTO) &&
+		    (!id_ok(bi, ref) || kind_of(bi, ref) != BTF_KIND_FUNC_PROTO))
 			return bad(bi, "type [%u] FUNC: type id %u is not a FUNC_PROTO (base mismatch?)",
 				   id, ref);
 		if (!name_off)
@@ -565,7 +572,7 @@ static int check_new(struct btfinline *bi, uint32_t id, const uint8_t *p)
 		for (uint32_t i = 0; i < vlen; i++, e += 4) {
 			uint32_t pid = rd32(e);
 
-			if (pid && kind_of(bi, pid) != BTFI_KIND_LOC_PARAM)
+			if (pid && !split_is(bi, pid, BTFI_KIND_LOC_PARAM))
 				return bad(bi, "type [%u] LOC_PROTO: slot %u names type %u, not a LOC_PARAM",
 					   id, i, pid);
 		}
@@ -859,7 +866,7 @@ static int index_locsec(struct btfinline *bi, uint32_t id, uint32_t off)
 
 /* Checks of split record id at off (kind k, as skind()); a LOCSEC is
  * indexed, its sites are checked once all records are (check_sites). */
-static int check_rec(struct btfinline *bi, uint32_t id, uint32_t off, int k)
+static inline int check_rec(struct btfinline *bi, uint32_t id, uint32_t off, int k)
 {
 	int err;
 
