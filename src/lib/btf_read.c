@@ -184,6 +184,15 @@ static const struct btf_type *ty(const struct btfinline *bi, uint32_t id)
 	return btf__type_by_id(bi->base, id);
 }
 
+/* kv[] byte of any id (see struct rbtf); -1 for void, out of range, or a
+ * base libbpf holds (open_mem). */
+static int kv_of(const struct btfinline *bi, uint32_t id)
+{
+	if (id >= bi->start_id)
+		return id - bi->start_id < bi->s.n ? bi->s.kv[id - bi->start_id] : -1;
+	return id && bi->have_rb ? bi->b.kv[id - 1] : -1;
+}
+
 /* Is id a split record of kind k? (kv[] only: the common case of checks) */
 static inline bool split_is(const struct btfinline *bi, uint32_t id, int k)
 {
@@ -199,6 +208,8 @@ static int kind_of(const struct btfinline *bi, uint32_t id)
 	}
 	if (!id)
 		return BTF_KIND_UNKN;
+	if (bi->have_rb)
+		return bi->b.kv[id - 1] & 31;
 	return btf_kind(ty(bi, id));
 }
 
@@ -261,11 +272,18 @@ static int proto_nparams(const struct btf_type *p)
 static int func_nparams(const struct btfinline *bi, uint32_t id, uint32_t *name_off)
 {
 	const struct btf_type *f = ty(bi, id), *p;
+	int kv;
 
 	/* One lookup per record (the kind is in it: 7 bits, new-format wide). */
 	if (!f || BTFI_INFO_KIND(f->info) != BTF_KIND_FUNC)
 		return -2;
 	*name_off = f->name_off;
+	/* kv[] has the prototype's kind and count, unless 7 or more. */
+	kv = kv_of(bi, f->type);
+	if (kv >= 0 && (kv & 31) != BTF_KIND_FUNC_PROTO)
+		return -1;
+	if (kv >= 0 && kv >> 5 < 7)
+		return kv >> 5;
 	p = ty(bi, f->type);
 	if (!p || BTFI_INFO_KIND(p->info) != BTF_KIND_FUNC_PROTO)
 		return -1;
@@ -355,7 +373,7 @@ static int walk_types(struct btfinline *bi, const char *what, struct rbtf *r, ui
 	/* A record is at least 12 bytes: size the index for that, but fault
 	 * in only what the walk fills, in chunks (one fault per page costs
 	 * twice a chunked prefault here). */
-	r->mem_len = (size_t)ncp * 4 + (split ? cap : 0);
+	r->mem_len = (size_t)ncp * 4 + cap;
 	r->mem = mmap(NULL, r->mem_len, PROT_READ | PROT_WRITE,
 		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (r->mem == MAP_FAILED) {
@@ -363,7 +381,7 @@ static int walk_types(struct btfinline *bi, const char *what, struct rbtf *r, ui
 		return -ENOMEM;
 	}
 	r->cp = r->mem;
-	r->kv = split ? (uint8_t *)r->mem + (size_t)ncp * 4 : NULL;
+	r->kv = (uint8_t *)r->mem + (size_t)ncp * 4;
 
 	/* Per-kind sizes once (layout entries checked against ours here), so
 	 * the loop over every record is a table lookup. 0xff: no size known. */
@@ -413,12 +431,11 @@ static int walk_types(struct btfinline *bi, const char *what, struct rbtf *r, ui
 		if (n == lim) {
 			lim += 32768;
 			prefault(r->cp + (n >> CP_SHIFT), (lim - n) >> CP_SHIFT << 2, r->mem, r->mem_len);
-			if (split)
-				prefault(r->kv + n, lim - n, r->mem, r->mem_len);
+			prefault(r->kv + n, lim - n, r->mem, r->mem_len);
 		}
 		if (!(n & CP_MASK))
 			r->cp[n >> CP_SHIFT] = off;
-		if (split) {
+		{
 			uint32_t kvl = vlen;
 
 			/* FUNC_PROTO: its parameter count (a trailing vararg
@@ -428,6 +445,8 @@ static int walk_types(struct btfinline *bi, const char *what, struct rbtf *r, ui
 				kvl--;
 			r->kv[n] = (kind <= BTFI_KIND_MAX_KNOWN ? kind : KV_UNKNOWN) |
 				   (kvl < 7 ? kvl : 7) << 5;
+		}
+		if (split) {
 			r->kbytes[kind] += rsz;
 			r->kcnt[kind]++;
 			if (kind == BTFI_KIND_LOCSEC)
@@ -491,8 +510,8 @@ static int check_std(struct btfinline *bi, uint32_t id, const uint8_t *p)
 			return bad(bi, "type [%u] FUNC: no name", id);
 		{
 			/* kv[] gets its parameter count; lookups go through it. */
-			uint32_t np = ref >= bi->start_id ? bi->s.kv[ref - bi->start_id] >> 5u :
-				      (uint32_t)proto_nparams(ty(bi, ref));
+			int kv = kv_of(bi, ref);
+			uint32_t np = kv >= 0 ? (uint32_t)kv >> 5 : (uint32_t)proto_nparams(ty(bi, ref));
 
 			bi->s.kv[id - bi->start_id] = BTF_KIND_FUNC | (np < 7 ? np : 7) << 5;
 			add_func(bi, id, name_off);
