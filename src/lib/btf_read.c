@@ -107,7 +107,7 @@ struct btfinline {
 	char *name_buf;			/* bi->name when it is not the path */
 };
 
-__attribute__((format(printf, 2, 3)))
+__attribute__((format(printf, 2, 3), cold, noinline))
 static int bad(const struct btfinline *bi, const char *fmt, ...)
 {
 	char buf[768];
