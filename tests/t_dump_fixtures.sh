@@ -8,6 +8,9 @@
 #    with_flags flags=0x10;
 #  - the summary's site count matches, -j is valid JSON with the same sites;
 #  - the raw blob with --base gives the same text as the ELF copy;
+#  - with --why, each `?` carries the reason stats gives for it (from the
+#    DWARF of the file itself, or of --why=ELF for the raw blob); without,
+#    a `?` comes with the line that says the format keeps no reason;
 #  - `dump --addr ADDR` lists, for every site address, the functions stats
 #    has there;
 #  - every broken blob of tests/fuzz/corpus fails with one line, exit 1.
@@ -24,12 +27,24 @@ for src in "$FIXTURES"/shapes-{gcc,clang}-dw{5,4}; do
 	# shellcheck disable=SC2086
 	"$BTFINLINE" dump "$bin" $funcs >"$tmp/$n.dump" || bad "$n: dump"
 	"$BTFINLINE" dump "$bin.blob" --base "$src" $funcs >"$tmp/$n.rawdump" || bad "$n: dump raw"
+	# shellcheck disable=SC2086
+	"$BTFINLINE" dump "$bin" --why $funcs >"$tmp/$n.why" || bad "$n: dump --why"
+	# shellcheck disable=SC2086
+	"$BTFINLINE" dump "$bin.blob" --base "$src" --why="$src" $funcs >"$tmp/$n.rawwhy" || bad "$n: dump raw --why=ELF"
+	sed -E 's/ 0x[0-9a-f]+ [A-Za-z_.0-9]+\+0x[0-9a-f]+:/:/' "$tmp/$n.why" | cmp -s - "$tmp/$n.rawwhy" ||
+		bad "$n: raw blob --why=ELF differs from the ELF's --why"
+	if grep -q '=?' "$tmp/$n.dump"; then
+		grep -q '^  ?: no location at that site (.BTF.inline keeps no reason' "$tmp/$n.dump" || bad "$n: ? without its note"
+		grep -q '=?\($\| \)' "$tmp/$n.why" && bad "$n: --why left a ? without reason"
+	fi
 	# Raw blob: no section address, no symbols; sections and offsets agree.
 	sed -E 's/ 0x[0-9a-f]+ [A-Za-z_.0-9]+\+0x[0-9a-f]+:/:/' "$tmp/$n.dump" | cmp -s - "$tmp/$n.rawdump" ||
 		bad "$n: raw blob dump differs from the ELF dump"
-	python3 - "$tmp/$n.sites" "$tmp/$n.dump" <<'PY' || fail=1
+	for out in "$tmp/$n.dump" "$tmp/$n.why"; do
+	python3 - "$tmp/$n.sites" "$out" <<'PY' || fail=1
 import re, sys
 sites, dump = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+why = sys.argv[2].endswith('.why')
 def conv(loc):
     kind, _, v = loc.partition(':')
     if kind == 'reg':	# reg:rdi, or narrowed reg:(u32)rdi
@@ -42,7 +57,7 @@ def conv(loc):
         return r + o if kind == 'reg_offset' else ('MEM', r + o)
     if kind == 'const': c = int(v); return '%d' % c if c < 0 else '0x%x' % c
     if kind == 'addr': return '&' + v
-    return '?'
+    return '?(%s)' % v if why else '?'
 dumped = {}
 for line in dump.splitlines():
     m = re.match(r'\s+\S+\+0x[0-9a-f]+ (0x[0-9a-f]+) (\S+):(.*)$', line)
@@ -70,6 +85,7 @@ for line in sites.splitlines():
 print('%s %s: %d sites, dump agrees with stats on %d' % ('FAIL' if bad else 'ok  ', sys.argv[2].split('/')[-1], n, n - bad))
 sys.exit(1 if bad or n < 5 else 0)
 PY
+	done
 	# Known constants from shapes.c, where the compiler left them constant.
 	grep -q 'site scale .* k=const:3' "$tmp/$n.sites" && ! grep -qE '^  .* v=\S+ k=0x3$' "$tmp/$n.dump" && bad "$n: scale k"
 	grep -q 'site with_flags .* flags=const:16' "$tmp/$n.sites" && ! grep -qE ' flags=0x10$' "$tmp/$n.dump" && bad "$n: with_flags flags"

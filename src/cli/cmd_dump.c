@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <elf.h>
 #include <getopt.h>
+#include <gelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@
 #include <bpf/libbpf.h>
 #include "btfinline.h"
 #include "cli.h"
+#include "scan.h"
 
 enum fmt { F_TEXT, F_JSON, F_PERF };
 
@@ -52,6 +54,13 @@ struct dump {
 	enum fmt fmt;
 	struct symtab st;
 	bool first_json;
+	/* --why: the DWARF of why_path says why an argument has no location
+	 * (the format keeps no reason). Scanned once, before any output. */
+	const char *why_path;
+	struct btfi_scan *scan;
+	uint32_t *scan_by_addr;		/* scan sites with an address, by addr */
+	uint32_t nscan_by_addr;
+	bool scan_failed;
 };
 
 /* ---- C declarations from BTF (own printer: bounded depth, no libbpf
@@ -507,6 +516,99 @@ static uint64_t site_addr(struct dump *d, const struct btfinline_site *s, bool *
 	return base + s->offset;
 }
 
+/* ---- --why: reasons from DWARF ---- */
+
+static int cmp_scan_addr(const void *a, const void *b, void *ctx)
+{
+	const struct btfi_scan *sc = ctx;
+	uint64_t x = sc->sites[*(const uint32_t *)a].addr;
+	uint64_t y = sc->sites[*(const uint32_t *)b].addr;
+
+	return (x > y) - (x < y);
+}
+
+static bool why_load(struct dump *d)
+{
+	BTFI_OPTS(btfi_scan_opts, so);
+	uint32_t n = 0;
+
+	if (d->scan || d->scan_failed)
+		return d->scan;
+	d->scan_failed = true;
+	if (btfi_scan_open(d->why_path, &so, &d->scan))
+		return false;	/* the scan logged "btfinline: FILE: problem" */
+	d->scan_by_addr = malloc((d->scan->nsites + 1) * sizeof(*d->scan_by_addr));
+	if (!d->scan_by_addr)
+		return false;
+	for (uint32_t i = 0; i < d->scan->nsites; i++)
+		if (d->scan->sites[i].addr)
+			d->scan_by_addr[n++] = i;
+	qsort_r(d->scan_by_addr, n, sizeof(*d->scan_by_addr), cmp_scan_addr, d->scan);
+	d->nscan_by_addr = n;
+	d->scan_failed = false;
+	return true;
+}
+
+/* Address of a site in the --why file: the dumped ELF's, or for a raw
+ * blob that of the same-named section of the DWARF file. */
+static bool why_addr(struct dump *d, const struct btfinline_site *s, uint64_t *addr)
+{
+	const char *want = btfinline__sec_name(d->bi, s->secno);
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	bool known;
+
+	*addr = site_addr(d, s, &known);
+	if (known)
+		return true;
+	if (elf_getshdrstrndx(d->scan->elf, &shstrndx))
+		return false;
+	while ((scn = elf_nextscn(d->scan->elf, scn))) {
+		GElf_Shdr sh;
+		const char *nm;
+
+		if (gelf_getshdr(scn, &sh) && (nm = elf_strptr(d->scan->elf, shstrndx, sh.sh_name)) &&
+		    !strcmp(nm, want)) {
+			*addr = sh.sh_addr + s->offset;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Why parameter k of site s (of function name) has no location, from
+ * DWARF; NULL if --why is off or the site is not found there. */
+static const char *why(struct dump *d, const char *name, const struct btfinline_site *s, int k)
+{
+	const struct btfi_scan *sc;
+	uint64_t addr;
+	size_t lo = 0, hi;
+
+	if (!d->why_path || !why_load(d) || !why_addr(d, s, &addr))
+		return NULL;
+	sc = d->scan;
+	hi = d->nscan_by_addr;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (sc->sites[d->scan_by_addr[mid]].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < d->nscan_by_addr && sc->sites[d->scan_by_addr[lo]].addr == addr; lo++) {
+		const struct btfi_site *x = &sc->sites[d->scan_by_addr[lo]];
+		const struct btfi_loc *l;
+
+		if (strcmp(sc->funcs[x->func].name, name) || (uint32_t)k >= x->nlocs)
+			continue;
+		l = &sc->locs[x->first_loc + k];
+		/* A location DWARF has but the format cannot hold. */
+		return l->kind == BTFI_LOC_NONE ? btfi_reason_str(l->reason) : "not_encodable";
+	}
+	return NULL;
+}
+
 /* Sites s[0..n) of one function, all of them or those at one address. */
 static int dump_sites(struct dump *d, const char *name, const struct btfinline_site *s, size_t n)
 {
@@ -514,6 +616,7 @@ static int dump_sites(struct dump *d, const char *name, const struct btfinline_s
 	char proto[1024], loc[128], pa[128];
 	struct btfi_loc locs[64];
 	const char *cls;
+	bool unknown = false;	/* printed a `?` without its reason */
 
 	proto_str(d->bi, s[0].func_id, proto, sizeof(proto));
 	/* Selective: its FUNC is in the base, which pahole emits only for
@@ -598,15 +701,26 @@ static int dump_sites(struct dump *d, const char *name, const struct btfinline_s
 		for (int k = 0; k < nl && k < 64 && k < btf_vlen(p); k++) {
 			const char *pn = nm(d->bi, pp[k].name_off);
 
+			const char *r = NULL;
+
 			loc_str(&locs[k], scalar_size(d->bi, pp[k].type), loc, sizeof(loc));
+			if (locs[k].kind == BTFI_LOC_NONE) {
+				r = why(d, name, &s[i], k);
+				unknown |= !r;
+			}
 			if (d->fmt == F_TEXT) {
 				printf(" %s=%s", pn && *pn ? pn : "?", loc);
+				if (r)
+					printf("(%s)", r);
 			} else {
 				printf("%s{\"name\":", k ? "," : "");
 				json_str(pn);
 				printf(",\"kind\":\"%s\",\"loc\":", btfi_loc_kind_str(locs[k].kind));
 				json_str(loc);
-				printf(",\"size\":%u}", locs[k].size);
+				printf(",\"size\":%u", locs[k].size);
+				if (locs[k].kind == BTFI_LOC_NONE)
+					printf(",\"reason\":\"%s\"", r ? r : "unknown");
+				printf("}");
 			}
 		}
 		if (d->fmt == F_TEXT)
@@ -616,6 +730,10 @@ static int dump_sites(struct dump *d, const char *name, const struct btfinline_s
 	}
 	if (d->fmt == F_JSON)
 		printf("]}");
+	else if (unknown && d->fmt == F_TEXT && !d->why_path)
+		printf("  ?: no location at that site (.BTF.inline keeps no reason; --why reads it from DWARF)\n");
+	else if (unknown && d->fmt == F_TEXT && d->scan)
+		printf("  ?: that site is not in the DWARF of %s\n", d->why_path);
 	for (size_t i = 0; i < n; i++)
 		free(callers[i].name);
 	free(callers);
@@ -727,9 +845,10 @@ static int dump_summary(struct dump *d)
 
 static int dump_usage(void)
 {
-	fprintf(stderr, "usage: btfinline dump FILE [FUNC...] [--addr ADDR]... [-j] [--format=text|json|perf] [--base BTF]\n"
+	fprintf(stderr, "usage: btfinline dump FILE [FUNC...] [--addr ADDR]... [-j] [--format=text|json|perf] [--base BTF] [--why[=ELF]]\n"
 		"  FUNC         every inline site of FUNC and where each argument is\n"
 		"  --addr ADDR  the inline sites whose probe address is ADDR\n"
+		"  --why[=ELF]  why an argument shows `?`, from the DWARF of ELF (default FILE)\n"
 		"  (no FUNC, no --addr: sizes of the blob)\n");
 	return 2;
 }
@@ -741,6 +860,7 @@ int cmd_dump(int argc, char **argv)
 		{ "format", required_argument, NULL, 'f' },
 		{ "base", required_argument, NULL, 'b' },
 		{ "addr", required_argument, NULL, 'a' },
+		{ "why", optional_argument, NULL, 'w' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
@@ -756,6 +876,7 @@ int cmd_dump(int argc, char **argv)
 		switch (c) {
 		case 'j': d.fmt = F_JSON; break;
 		case 'b': oo.base_path = optarg; break;
+		case 'w': d.why_path = optarg ? optarg : ""; break;
 		case 'a':
 			if (naddrs == 64)
 				return dump_usage();
@@ -776,6 +897,8 @@ int cmd_dump(int argc, char **argv)
 	if (optind >= argc)
 		return dump_usage();
 	d.path = argv[optind++];
+	if (d.why_path && !*d.why_path)
+		d.why_path = d.path;
 	/* Callers are named only for printed sites; the summary needs none. */
 	if (optind < argc || naddrs)
 		symtab_open(&d.st, d.path);
@@ -783,6 +906,11 @@ int cmd_dump(int argc, char **argv)
 	if (err) {
 		symtab_close(&d.st);
 		return 1;	/* the reader logged "FILE: problem" */
+	}
+	/* Before any output: a file without DWARF is one error line. */
+	if (d.why_path && !why_load(&d)) {
+		rc = 1;
+		goto out;
 	}
 	if (optind == argc && !naddrs) {
 		if (d.fmt == F_PERF) {
@@ -812,5 +940,7 @@ int cmd_dump(int argc, char **argv)
 out:
 	symtab_close(&d.st);
 	btfinline__free(d.bi);
-	return rc;
+	btfi_scan_free(d.scan);
+	free(d.scan_by_addr);
+	return rc | (d.why_path && d.scan_failed);
 }
