@@ -6,17 +6,15 @@
 # run under /usr/bin/time) of each, what each produced, and the ratio.
 # Goal: >= 100x faster, dump <= 20 MB peak RSS.
 #
-# Where dump's time goes (Debian 6.1 vmlinux, this 2-vCPU VM, Dec 2026;
-# dump skb_put ~9-10 ms, perf ~0.8 s): ~1.8 ms process start (a static
-# binary; 3.4 ms with six shared libraries); ~6 ms btfinline__open(), which
-# validates every record of the 4 MB base and the 6 MB blob (95k base
-# types, ~100k split records, 287k LOCSEC entries: order, kinds, param
-# counts); ~0.5 ms lookup; ~1 ms for the callers (one pass over the ELF
-# symbols). perf's cost grows with the number of sites, dump's hardly: the
-# goal is met for some functions with hundreds of sites and missed (~90x)
-# for skb_put/consume_skb, whose 100x budget (~8 ms) is about the cost of
-# validating the whole blob on this machine. docs/SIZE.md lists what was
-# tried.
+# Where dump's time goes (Debian 6.1 vmlinux, this 2-vCPU VM, Dec 4 2026;
+# dump skb_put ~7.5 ms in quiet minutes, perf ~0.8 s): 1.1 ms process start
+# (any static binary here); 4.3 ms btfinline__open(), which validates every
+# record of the 4 MB base and the 6 MB blob (95k base types, 96k split
+# records, 287k LOCSEC entries: order, kinds, param counts); 0.4 ms lookup;
+# 0.7 ms callers + output. perf's cost grows with the number of sites,
+# dump's hardly: functions with hundreds of sites give 120-170x, the
+# one-site skb_put/consume_skb 91-114x from run to run (the VM's speed
+# moves by 20%). docs/SIZE.md lists what was done and tried.
 set -e
 cd "$(dirname "$0")/.."
 BTFINLINE=${BTFINLINE:-build/btfinline}
