@@ -26,6 +26,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		base = fx_base("foo");
 	if (btfinline__open_mem(data, size, base, &log, &bi))
 		return 0;
+	/* Lookups by name before the sorted list exists (the scan of the
+	 * FUNCs open listed), for every FUNC among the first split ids. */
+	for (uint32_t id = 1; id < btfinline__start_id(bi) + 64; id++) {
+		const struct btf_type *t = btfinline__type_by_id(bi, id);
+		const char *name;
+
+		if (t && btf_kind(t) == BTF_KIND_FUNC && (name = btfinline__name_by_offset(bi, t->name_off)))
+			btfinline__func_sites(bi, name, &fs);
+	}
 	sites = btfinline__sites(bi, &n);
 	for (size_t i = 0; i < n; i++) {
 		const struct btf_type *t = btf__type_by_id(btfinline__btf(bi), sites[i].func_id);

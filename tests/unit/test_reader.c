@@ -306,6 +306,16 @@ static void test_forward(struct btf *base)
 	memcpy(b + 32 + sizeof(types), strs, sizeof(strs));
 	err = btfinline__open_mem(b, sizeof(b), base, &qlog, &bi);
 	CHECK(!err, "forward refs: open_mem %d %s", err, lastmsg);
+	if (getenv("BTFI_WRITE_CORPUS")) {	/* a fuzzer seed for the second pass */
+		char path[512];
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/good-forward-refs", getenv("BTFI_WRITE_CORPUS"));
+		if ((f = fopen(path, "wb"))) {
+			fwrite(b, 1, sizeof(b), f);
+			fclose(f);
+		}
+	}
 	if (!err) {
 		CHECK(btfinline__func_sites(bi, "bar", &s) == 1 && s[0].func_id == 4 &&
 		      s[0].offset == 0x40 && s[0].loc_proto_id == 6, "forward refs: bar's site");
