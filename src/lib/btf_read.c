@@ -45,15 +45,15 @@ struct rbtf {
 	 * than walking its records): 4 bytes per type would be 4x the pages
 	 * (the previous dense index was 7 bytes per type). */
 	uint32_t *cp;
-	/* Split part only, per type: kind (bits 0-4, KV_UNKNOWN: skipped via
-	 * layout) and min(n, 7) (bits 5-7), n = vlen, or the parameter count
-	 * for FUNC_PROTO and FUNC (set once the FUNC is checked): the per-site
-	 * checks read this small table, not the records. */
+	/* Per type: kind (bits 0-4, KV_UNKNOWN: skipped via layout) and
+	 * min(n, 7) (bits 5-7), n = vlen, or the parameter count for
+	 * FUNC_PROTO and (split) FUNC, set once the FUNC is checked: kind
+	 * checks and the per-site checks read this small table, not records. */
 	uint8_t *kv;
 	uint8_t isz[128], esz[128];	/* record size per kind: 12 + isz + vlen * esz */
 	uint32_t n;
 	void *mem;		size_t mem_len;	/* cp, kv */
-	/* Bytes and records per kind, sites in LOCSECs (split part). */
+	/* Bytes and records per kind, sites in LOCSECs (split part only). */
 	uint64_t kbytes[128];	uint32_t kcnt[128];
 	uint64_t nent;
 };
