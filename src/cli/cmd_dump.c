@@ -32,14 +32,14 @@ struct caller {
 	uint64_t off;
 };
 
-/* Where the ELF symbol table is (read in chunks when needed, not kept:
- * vmlinux has 120k symbols, 2.9 MB, that a mapping would add to RSS);
- * its string table is mapped: only the pages of the callers' names are
- * read (one read per name was a third of a dump of 500 sites). */
 #ifndef MIN
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
 #endif
 
+/* Where the ELF symbol table is (read in chunks when needed, not kept:
+ * vmlinux has 120k symbols, 2.9 MB, that a mapping would add to RSS);
+ * its string table is mapped: only the pages of the callers' names are
+ * read (one read per name was a third of a dump of 500 sites). */
 struct symtab {
 	int fd;
 	uint64_t symoff, stroff, strsz;
@@ -60,7 +60,6 @@ struct dump {
 	struct btfi_scan *scan;
 	uint32_t *scan_by_addr;		/* scan sites with an address, by addr */
 	uint32_t nscan_by_addr;
-	bool scan_failed;
 };
 
 /* ---- C declarations from BTF (own printer: bounded depth, no libbpf
@@ -473,12 +472,13 @@ static void find_callers(struct dump *d, struct caller *c, size_t n)
 
 				if (sym->st_name >= st->strsz)
 					continue;
-				if (st->strs)
+				if (st->strs) {
 					got = strnlen(st->strs + sym->st_name,
-						      MIN(sizeof(name) - 1, st->strsz - sym->st_name)),
+						      MIN(sizeof(name) - 1, st->strsz - sym->st_name));
 					memcpy(name, st->strs + sym->st_name, got);
-				else
+				} else {
 					got = pread(st->fd, name, sizeof(name) - 1, st->stroff + sym->st_name);
+				}
 				if (got <= 0)
 					continue;
 				name[got] = 0;
@@ -527,25 +527,24 @@ static int cmp_scan_addr(const void *a, const void *b, void *ctx)
 	return (x > y) - (x < y);
 }
 
+/* Scan why_path and index its sites by address; false: logged. */
 static bool why_load(struct dump *d)
 {
 	BTFI_OPTS(btfi_scan_opts, so);
 	uint32_t n = 0;
 
-	if (d->scan || d->scan_failed)
-		return d->scan;
-	d->scan_failed = true;
 	if (btfi_scan_open(d->why_path, &so, &d->scan))
 		return false;	/* the scan logged "btfinline: FILE: problem" */
 	d->scan_by_addr = malloc((d->scan->nsites + 1) * sizeof(*d->scan_by_addr));
-	if (!d->scan_by_addr)
+	if (!d->scan_by_addr) {
+		fprintf(stderr, "btfinline: %s: out of memory\n", d->why_path);
 		return false;
+	}
 	for (uint32_t i = 0; i < d->scan->nsites; i++)
 		if (d->scan->sites[i].addr)
 			d->scan_by_addr[n++] = i;
 	qsort_r(d->scan_by_addr, n, sizeof(*d->scan_by_addr), cmp_scan_addr, d->scan);
 	d->nscan_by_addr = n;
-	d->scan_failed = false;
 	return true;
 }
 
@@ -584,7 +583,7 @@ static const char *why(struct dump *d, const char *name, const struct btfinline_
 	uint64_t addr;
 	size_t lo = 0, hi;
 
-	if (!d->why_path || !why_load(d) || !why_addr(d, s, &addr))
+	if (!d->scan_by_addr || !why_addr(d, s, &addr))
 		return NULL;
 	sc = d->scan;
 	hi = d->nscan_by_addr;
@@ -699,9 +698,7 @@ static int dump_sites(struct dump *d, const char *name, const struct btfinline_s
 			continue;
 		}
 		for (int k = 0; k < nl && k < 64 && k < btf_vlen(p); k++) {
-			const char *pn = nm(d->bi, pp[k].name_off);
-
-			const char *r = NULL;
+			const char *pn = nm(d->bi, pp[k].name_off), *r = NULL;
 
 			loc_str(&locs[k], scalar_size(d->bi, pp[k].type), loc, sizeof(loc));
 			if (locs[k].kind == BTFI_LOC_NONE) {
@@ -732,7 +729,7 @@ static int dump_sites(struct dump *d, const char *name, const struct btfinline_s
 		printf("]}");
 	else if (unknown && d->fmt == F_TEXT && !d->why_path)
 		printf("  ?: no location at that site (.BTF.inline keeps no reason; --why reads it from DWARF)\n");
-	else if (unknown && d->fmt == F_TEXT && d->scan)
+	else if (unknown && d->fmt == F_TEXT)
 		printf("  ?: that site is not in the DWARF of %s\n", d->why_path);
 	for (size_t i = 0; i < n; i++)
 		free(callers[i].name);
@@ -942,5 +939,5 @@ out:
 	btfinline__free(d.bi);
 	btfi_scan_free(d.scan);
 	free(d.scan_by_addr);
-	return rc | (d.why_path && d.scan_failed);
+	return rc;
 }
