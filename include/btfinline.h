@@ -143,7 +143,8 @@ const struct btfinline_site *btfinline__sites(const struct btfinline *bi, size_t
 size_t btfinline__func_sites(const struct btfinline *bi, const char *name,
 			     const struct btfinline_site **first);
 /* Sites whose offset equals `offset` in section `secno` (may be several:
- * nested inlining). Returns count written (<= max). */
+ * nested inlining). Returns count written (<= max). The first calls scan
+ * the section's LOCSEC entries; later ones use an index built once. */
 size_t btfinline__sites_at(const struct btfinline *bi, uint32_t secno, uint32_t offset,
 			   const struct btfinline_site **out, size_t max);
 /* Decoded locations of a site's parameters. Returns number of parameters

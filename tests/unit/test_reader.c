@@ -161,6 +161,17 @@ static void test_decode(const void *blob, size_t sz, struct btf *base)
 			      btfinline__func_sites(bi, "zzz", &s2) == 0, "func_sites via sorted list");
 		}
 		CHECK(btfinline__sites_at(bi, 0, 0x18, at, 4) == 0, "sites_at 0x18");
+		/* The first queries scan the LOCSEC, later ones use the index
+		 * by address: the same answers either way. */
+		for (int q = 0; q < 12; q++) {
+			uint32_t off = q % 3 == 0 ? 0x10 : q % 3 == 1 ? 0x20 : 0x18;
+
+			n = btfinline__sites_at(bi, 0, off, at, 4);
+			CHECK(off == 0x18 ? n == 0 : n == 1 && at[0]->offset == off && at[0]->func_id == 3 &&
+			      at[0]->loc_proto_id == (off == 0x10 ? s[0].loc_proto_id : s[1].loc_proto_id),
+			      "sites_at query %d (0x%x): %zu", q, off, n);
+		}
+		CHECK(btfinline__sites_at(bi, 0, 0x10, at, 0) == 0, "sites_at max 0");
 	}
 	btfinline__sizes(bi, &z);
 	CHECK(z.total == TOTAL && z.nsites == 2 && z.nloc_param == 6 && z.nloc_proto == 2 &&
