@@ -2,7 +2,8 @@
 # The Debian 6.1 vmlinux: scan -> encode -> reader round trip is exact
 # (every site and location), the ELF copy carries the same blob as --raw,
 # the input is unchanged, and `dump` places skb_put's sites at
-# caller+offset that match the symbol table (nm) and the section address.
+# caller+offset that match the symbol table (nm) and the section address,
+# and `dump --why` gives the reasons stats gives.
 set -u
 CACHE=$("$TOP/tests/data/fetch-kernel.sh") || { echo "skip: kernel not available"; exit 77; }
 vml=$CACHE/vmlinux
@@ -45,5 +46,37 @@ for m in re.finditer(r'^  \.text\+(0x[0-9a-f]+) (0x[0-9a-f]+) (\S+)\+(0x[0-9a-f]
         bad += 1; print('FAIL site', m.group(0))
 print('%s skb_put: %d sites, addresses = .text + offset = caller + offset per nm' % ('FAIL' if bad or n < 5 else 'ok  ', n))
 sys.exit(1 if bad or n < 5 else 0)
+PY
+# dump --why on the kernel: each `?` of these functions carries the reason
+# stats gives for that argument at that address (both from the DWARF the
+# -o copy keeps; the blob itself keeps no reason).
+funcs="skb_put dev_name sock_net list_add_tail"
+# shellcheck disable=SC2086
+"$BTFINLINE" dump "$tmp/vmlinux" $funcs --why >"$tmp/why" || bad "dump --why"
+"$BTFINLINE" stats "$vml" --sites | grep -E "^site ($(echo $funcs | tr ' ' '|')) " >"$tmp/sites" || bad "stats --sites"
+python3 - "$tmp/why" "$tmp/sites" <<'PY' || fail=1
+import re, sys
+why, sites = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+want = {}
+for line in sites.splitlines():
+    m = re.match(r'site (\S+) (0x[0-9a-f]+) .*?:(.*)$', line)
+    for a in m.group(3).split():
+        name, _, loc = a.partition('=')
+        if loc.startswith('none:'):
+            want.setdefault((m.group(1), int(m.group(2), 16)), {})[name] = loc[5:]
+n = bad = 0
+func = None
+for line in why.splitlines():
+    h = re.match(r'^(\S+): (selectively|fully) inlined', line)
+    if h: func = h.group(1); continue
+    m = re.match(r'^  \S+ (0x[0-9a-f]+) \S+:(.*)$', line)
+    if not m: continue
+    for name, r in re.findall(r' (\w+)=\?(?:\((\w+)\))?', m.group(2)):
+        n += 1
+        got = want.get((func, int(m.group(1), 16)), {}).get(name)
+        if r != got:
+            bad += 1; print('FAIL %s at %s: %s=?(%s), stats says %s' % (func, m.group(1), name, r, got))
+print('%s dump --why: %d arguments without location, reasons = stats on %d' % ('FAIL' if bad or n < 20 else 'ok  ', n, n - bad))
+sys.exit(1 if bad or n < 20 else 0)
 PY
 exit $fail
