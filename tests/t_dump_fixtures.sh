@@ -6,7 +6,8 @@
 #    locations (stats reads the scan, dump reads the blob);
 #  - the constant arguments of shapes.c read as written: scale k=0x3,
 #    with_flags flags=0x10;
-#  - the summary's site count matches, -j is valid JSON with the same sites;
+#  - the summary's site count matches, -j is valid JSON with the same sites,
+#    -p the same JSON indented;
 #  - the raw blob with --base gives the same text as the ELF copy;
 #  - with --why, each `?` carries the reason stats gives for it (from the
 #    DWARF of the file itself, or of --why=ELF for the raw blob); without,
@@ -97,6 +98,13 @@ PY
 	# shellcheck disable=SC2086
 	jn=$("$BTFINLINE" dump "$bin" -j $funcs | python3 -c 'import json,sys; print(sum(len(f["sites"]) for f in json.load(sys.stdin)))')
 	[ "$jn" = "$want" ] || bad "$n: JSON has $jn sites, want $want"
+	# -p: the same JSON indented, as bpftool's -p (sites, and the summary).
+	for args in "$funcs" ""; do
+		# shellcheck disable=SC2086
+		"$BTFINLINE" dump "$bin" -j $args >"$tmp/$n.j"; "$BTFINLINE" dump "$bin" -p $args >"$tmp/$n.p"
+		python3 -c 'import json,sys; a,b=(open(f).read() for f in sys.argv[1:]); sys.exit(not (json.loads(a) == json.loads(b) and b.count("\n") > 10 and "\n    " in b))' \
+			"$tmp/$n.j" "$tmp/$n.p" || bad "$n: dump -p ${args:+FUNC...} is not the -j output indented"
+	done
 	# --addr: every site address stats reports lists that site's function,
 	# and only functions with a site there (a nested instance can share it).
 	awk '$1 == "site" && $3 != "0x0" { print $3, $2 }' "$tmp/$n.sites" | sort -u >"$tmp/$n.byaddr"

@@ -22,6 +22,7 @@
 #include <bpf/libbpf.h>
 #include "btfinline.h"
 #include "cli.h"
+#include "json_pretty.h"
 #include "scan.h"
 
 enum fmt { F_TEXT, F_JSON, F_PERF };
@@ -842,10 +843,11 @@ static int dump_summary(struct dump *d)
 
 static int dump_usage(void)
 {
-	fprintf(stderr, "usage: btfinline dump FILE [FUNC...] [--addr ADDR]... [-j] [--format=text|json|perf] [--base BTF] [--why[=ELF]]\n"
+	fprintf(stderr, "usage: btfinline dump FILE [FUNC...] [--addr ADDR]... [-j|-p] [--format=text|json|perf] [--base BTF] [--why[=ELF]]\n"
 		"  FUNC         every inline site of FUNC and where each argument is\n"
 		"  --addr ADDR  the inline sites whose probe address is ADDR\n"
 		"  --why[=ELF]  why an argument shows `?`, from the DWARF of ELF (default FILE)\n"
+		"  -j, -p       JSON, compact or indented (as bpftool's -j, -p)\n"
 		"  (no FUNC, no --addr: sizes of the blob)\n");
 	return 2;
 }
@@ -854,6 +856,7 @@ int cmd_dump(int argc, char **argv)
 {
 	static const struct option lopts[] = {
 		{ "json", no_argument, NULL, 'j' },
+		{ "pretty", no_argument, NULL, 'p' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "base", required_argument, NULL, 'b' },
 		{ "addr", required_argument, NULL, 'a' },
@@ -865,13 +868,17 @@ int cmd_dump(int argc, char **argv)
 	BTFI_OPTS(btfinline_open_opts, oo);
 	uint64_t addrs[64];
 	int c, err, rc = 0, naddrs = 0;
-	char *end;
+	char *end, *jbuf = NULL;
+	size_t jlen = 0;
+	FILE *real_stdout = stdout;
+	bool pretty = false;
 
 	libbpf_set_print(NULL);	/* failures are reported by the reader, once */
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "jh", lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "jph", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'j': d.fmt = F_JSON; break;
+		case 'p': d.fmt = F_JSON; pretty = true; break;
 		case 'b': oo.base_path = optarg; break;
 		case 'w': d.why_path = optarg ? optarg : ""; break;
 		case 'a':
@@ -909,6 +916,15 @@ int cmd_dump(int argc, char **argv)
 		rc = 1;
 		goto out;
 	}
+	/* -p: the compact JSON goes to memory, then out indented. */
+	if (pretty && d.fmt == F_JSON) {
+		fflush(stdout);
+		stdout = open_memstream(&jbuf, &jlen);
+		if (!stdout) {
+			stdout = real_stdout;
+			pretty = false;
+		}
+	}
 	if (optind == argc && !naddrs) {
 		if (d.fmt == F_PERF) {
 			fprintf(stderr, "btfinline: --format=perf needs FUNC names\n");
@@ -935,6 +951,12 @@ int cmd_dump(int argc, char **argv)
 	if (d.fmt == F_JSON)
 		printf("]\n");
 out:
+	if (pretty && stdout != real_stdout) {
+		fclose(stdout);
+		stdout = real_stdout;
+		json_pretty(stdout, jbuf, jlen);
+		free(jbuf);
+	}
 	symtab_close(&d.st);
 	btfinline__free(d.bi);
 	btfi_scan_free(d.scan);

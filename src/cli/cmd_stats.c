@@ -3,7 +3,9 @@
  * of their arguments a tracer can recover, from DWARF. */
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
 #include "cli.h"
+#include "json_pretty.h"
 #include "scan.h"
 
 static const char *const policies[BTFI_PROBE__MAX] = {
@@ -16,7 +18,7 @@ static const char *const policies[BTFI_PROBE__MAX] = {
 
 static int stats_usage(void)
 {
-	fprintf(stderr, "usage: btfinline stats FILE [--json] [--sites] [--probe=default|entry-pc|lowest|entry-in-range|first-range]\n");
+	fprintf(stderr, "usage: btfinline stats FILE [--json|-j|--pretty|-p] [--sites] [--probe=default|entry-pc|lowest|entry-in-range|first-range]\n");
 	return 2;
 }
 
@@ -190,12 +192,14 @@ int cmd_stats(int argc, char **argv)
 	const char *path = NULL;
 	struct btfi_scan *s;
 	struct btfi_stats st;
-	bool json = false, sites = false;
+	bool json = false, pretty = false, sites = false;
 	int i, k;
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "-j")) {
 			json = true;
+		} else if (!strcmp(argv[i], "--pretty") || !strcmp(argv[i], "-p")) {
+			json = pretty = true;
 		} else if (!strcmp(argv[i], "--sites")) {
 			sites = true;
 		} else if (!strncmp(argv[i], "--probe=", 8)) {
@@ -223,7 +227,25 @@ int cmd_stats(int argc, char **argv)
 	btfi_stats_compute(s, &st);
 	if (sites)
 		print_sites(s);
-	else if (json)
+	else if (json && pretty) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *real = stdout;
+
+		/* -p: the compact JSON to memory, then out indented. */
+		fflush(stdout);
+		stdout = open_memstream(&buf, &len);
+		if (stdout) {
+			print_json(path, &st, s);
+			fclose(stdout);
+			stdout = real;
+			json_pretty(stdout, buf, len);
+			free(buf);
+		} else {
+			stdout = real;
+			print_json(path, &st, s);
+		}
+	} else if (json)
 		print_json(path, &st, s);
 	else
 		print_table(path, &st, s);
