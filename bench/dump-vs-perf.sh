@@ -13,8 +13,8 @@
 # records, 287k LOCSEC entries: order, kinds, param counts); 0.4 ms lookup;
 # 0.7 ms callers + output. perf's cost grows with the number of sites,
 # dump's hardly: functions with hundreds of sites give 120-170x, the
-# one-site skb_put/consume_skb 91-114x from run to run (the VM's speed
-# moves by 20%). docs/SIZE.md lists what was done and tried.
+# one-site skb_put/consume_skb 91-114x from run to run (met in 3 of 5
+# runs; the VM's speed moves by 20%). docs/SIZE.md lists what was done and tried.
 set -e
 cd "$(dirname "$0")/.."
 BTFINLINE=${BTFINLINE:-build/btfinline}
