@@ -203,14 +203,6 @@ static void proto_str(const struct btfinline *bi, uint32_t func_id, char *buf, s
 
 /* ---- locations ---- */
 
-static const char *mem_type(const struct btfi_loc *l, char *buf, size_t n)
-{
-	if (l->size == 1 || l->size == 2 || l->size == 4 || l->size == 8)
-		snprintf(buf, n, "%c%u", l->is_signed ? 's' : 'u', l->size * 8);
-	else
-		snprintf(buf, n, "u8[%u]", l->size);
-	return buf;
-}
 
 static void reg_str(uint32_t reg, char *buf, size_t n)
 {
@@ -267,8 +259,8 @@ static void loc_str(const struct btfi_loc *l, uint32_t psize, char *buf, size_t 
 	off_str(l->off, o, sizeof(o));
 	switch (l->kind) {
 	case BTFI_LOC_KREG:
-		if (l->size && l->size < psize)
-			snprintf(buf, n, "(%s)%s", mem_type(l, ty, sizeof(ty)), r);
+		if (btfi_loc_narrowed(l, psize))
+			snprintf(buf, n, "(%s)%s", btfi_loc_type_str(l, ty, sizeof(ty)), r);
 		else
 			snprintf(buf, n, "%s", r);
 		break;
@@ -280,7 +272,7 @@ static void loc_str(const struct btfi_loc *l, uint32_t psize, char *buf, size_t 
 		snprintf(buf, n, "%s%s", r, o);
 		break;
 	case BTFI_LOC_KMEM:
-		snprintf(buf, n, "*(%s *)(%s%s)", mem_type(l, ty, sizeof(ty)), r, o);
+		snprintf(buf, n, "*(%s *)(%s%s)", btfi_loc_type_str(l, ty, sizeof(ty)), r, o);
 		break;
 	case BTFI_LOC_KCONST:
 		if (l->is_signed && (int64_t)l->cval < 0)
@@ -307,7 +299,7 @@ static bool perf_arg(const struct btfi_loc *l, char *buf, size_t n)
 		return false;
 	if (l->size != 1 && l->size != 2 && l->size != 4 && l->size != 8)
 		return false;
-	mem_type(l, ty, sizeof(ty));
+	btfi_loc_type_str(l, ty, sizeof(ty));
 	if (l->kind == BTFI_LOC_KREG)
 		snprintf(buf, n, "%%%s:%s", kr[l->reg], ty);
 	else

@@ -27,11 +27,12 @@ static int stats_usage(void)
 static void print_loc(const struct btfi_loc *l, uint32_t psize)
 {
 	const char *r = btfi_reg_name(l->reg), *r2 = btfi_reg_name(l->reg2);
+	char ty[16];
 
 	switch (l->kind) {
 	case BTFI_LOC_KREG:
-		if (l->size && l->size < psize)
-			printf("reg:(%c%u)%s", l->is_signed ? 's' : 'u', l->size * 8, r ? r : "?");
+		if (btfi_loc_narrowed(l, psize))
+			printf("reg:(%s)%s", btfi_loc_type_str(l, ty, sizeof(ty)), r ? r : "?");
 		else
 			printf("reg:%s", r ? r : "?");
 		break;

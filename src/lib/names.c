@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* Printable names for location kinds, reasons and x86-64 DWARF registers. */
+#include <stdio.h>
 #include "btfinline.h"
 
 const char *btfi_reason_str(enum btfi_reason r)
@@ -17,6 +18,15 @@ const char *btfi_reason_str(enum btfi_reason r)
 		[BTFI_R_UNKNOWN] = "unknown",
 	};
 	return (unsigned)r < BTFI_R__MAX && names[r] ? names[r] : "?";
+}
+
+const char *btfi_loc_type_str(const struct btfi_loc *l, char *buf, size_t n)
+{
+	if (l->size == 1 || l->size == 2 || l->size == 4 || l->size == 8)
+		snprintf(buf, n, "%c%u", l->is_signed ? 's' : 'u', l->size * 8);
+	else
+		snprintf(buf, n, "u8[%u]", l->size);
+	return buf;
 }
 
 const char *btfi_loc_kind_str(enum btfi_loc_kind k)
