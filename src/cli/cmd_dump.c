@@ -860,9 +860,8 @@ int cmd_dump(int argc, char **argv)
 	BTFI_OPTS(btfinline_open_opts, oo);
 	uint64_t addrs[64];
 	int c, err, rc = 0, naddrs = 0;
-	char *end, *jbuf = NULL;
-	size_t jlen = 0;
-	FILE *real_stdout = stdout;
+	char *end;
+	struct json_capture jc = {};
 	bool pretty = false;
 
 	libbpf_set_print(NULL);	/* failures are reported by the reader, once */
@@ -908,15 +907,8 @@ int cmd_dump(int argc, char **argv)
 		rc = 1;
 		goto out;
 	}
-	/* -p: the compact JSON goes to memory, then out indented. */
-	if (pretty && d.fmt == F_JSON) {
-		fflush(stdout);
-		stdout = open_memstream(&jbuf, &jlen);
-		if (!stdout) {
-			stdout = real_stdout;
-			pretty = false;
-		}
-	}
+	if (pretty && d.fmt == F_JSON)
+		json_capture_begin(&jc);
 	if (optind == argc && !naddrs) {
 		if (d.fmt == F_PERF) {
 			fprintf(stderr, "btfinline: --format=perf needs FUNC names\n");
@@ -943,12 +935,7 @@ int cmd_dump(int argc, char **argv)
 	if (d.fmt == F_JSON)
 		printf("]\n");
 out:
-	if (pretty && stdout != real_stdout) {
-		fclose(stdout);
-		stdout = real_stdout;
-		json_pretty(stdout, jbuf, jlen);
-		free(jbuf);
-	}
+	json_capture_end(&jc);
 	symtab_close(&d.st);
 	btfinline__free(d.bi);
 	btfi_scan_free(d.scan);

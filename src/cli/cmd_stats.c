@@ -228,26 +228,14 @@ int cmd_stats(int argc, char **argv)
 	btfi_stats_compute(s, &st);
 	if (sites)
 		print_sites(s);
-	else if (json && pretty) {
-		char *buf = NULL;
-		size_t len = 0;
-		FILE *real = stdout;
+	else if (json) {
+		struct json_capture jc = {};
 
-		/* -p: the compact JSON to memory, then out indented. */
-		fflush(stdout);
-		stdout = open_memstream(&buf, &len);
-		if (stdout) {
-			print_json(path, &st, s);
-			fclose(stdout);
-			stdout = real;
-			json_pretty(stdout, buf, len);
-			free(buf);
-		} else {
-			stdout = real;
-			print_json(path, &st, s);
-		}
-	} else if (json)
+		if (pretty)
+			json_capture_begin(&jc);
 		print_json(path, &st, s);
+		json_capture_end(&jc);
+	}
 	else
 		print_table(path, &st, s);
 	btfi_scan_free(s);

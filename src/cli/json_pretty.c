@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include "json_pretty.h"
 
 static void indent(FILE *out, int depth)
@@ -71,4 +72,28 @@ void json_pretty(FILE *out, const char *s, size_t n)
 		}
 	}
 	fputc('\n', out);
+}
+
+void json_capture_begin(struct json_capture *c)
+{
+	FILE *mem;
+
+	*c = (struct json_capture){ .real = stdout };
+	fflush(stdout);
+	mem = open_memstream(&c->buf, &c->len);
+	if (mem) {
+		stdout = mem;
+		c->on = true;
+	}
+}
+
+void json_capture_end(struct json_capture *c)
+{
+	if (!c->on)
+		return;
+	fclose(stdout);
+	stdout = c->real;
+	json_pretty(stdout, c->buf, c->len);
+	free(c->buf);
+	c->on = false;
 }
