@@ -90,6 +90,9 @@ fuzz: asan fixtures
 	tests/fuzz/mutate_elf.py $(BUILD)/fixtures/shapes-gcc-dw5 1000 build-asan/btfinline stats
 	tests/fuzz/mutate_elf.py $(BUILD)/fixtures/shapes-clang-dw4 1000 build-asan/btfinline stats
 	tests/fuzz/mutate_elf.py $(BUILD)/fixtures/shapes-gcc-dw5 500 build-asan/btfinline encode --raw out.blob
+	build-asan/btfinline encode $(BUILD)/fixtures/shapes-gcc-dw5 -o $(BUILD)/fixtures/shapes-gcc-dw5.enc
+	tests/fuzz/mutate_elf.py $(BUILD)/fixtures/shapes-gcc-dw5.enc 1000 build-asan/btfinline dump {} outer scale widen -p
+	tests/fuzz/mutate_elf.py $(BUILD)/fixtures/shapes-gcc-dw5.enc 300 build-asan/btfinline dump {} outer scale --why
 
 run: deps
 	$(MAKE) all

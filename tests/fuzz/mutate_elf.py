@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Mutation fuzzing of the CLI on ELF input: flip a few bytes in one of
-ELF's DWARF/BTF/symbol sections, run `CMD... FILE`, and keep every input
-that crashes, trips a sanitizer, or exits 1 with more than one line.
+ELF's DWARF/BTF/symbol sections, run `CMD... FILE` (or CMD with FILE in
+place of a `{}` argument), and keep every input that crashes, trips a
+sanitizer, or exits 1 with more than one line.
 
     tests/fuzz/mutate_elf.py ELF N CMD...   (env SEED, OUT=dir for kept inputs)
 
@@ -31,7 +32,8 @@ with tempfile.TemporaryDirectory() as tmp:
             p = off + random.randrange(max(size, 1))
             d[p] = random.randrange(256) if random.random() < 0.7 else random.choice([0, 0xff, 0x80, 0x7f])
         open(path, "wb").write(d)
-        r = subprocess.run(cmd + [path], capture_output=True, text=True, timeout=120, cwd=tmp)
+        argv = [path if a == "{}" else a for a in cmd] if "{}" in cmd else cmd + [path]
+        r = subprocess.run(argv, capture_output=True, text=True, errors="replace", timeout=120, cwd=tmp)
         lines = r.stderr.strip().splitlines()
         why = None
         if r.returncode not in (0, 1) or "Sanitizer" in r.stderr or "runtime error" in r.stderr:
