@@ -23,7 +23,7 @@
 #include "scan.h"
 #include "scan_priv.h"
 #include "dwexpr.h"
-#include "elf_check.h"
+#include "debuginfo.h"
 #include "log.h"
 
 #define NO_IDX UINT32_MAX
@@ -148,13 +148,10 @@ static double now_secs(void)
 
 /* ---- ELF side: file checks, symbols, sections ---- */
 
-static int check_elf(struct btfi_scan *s, struct scan_priv *p, off_t fsize)
+static int check_elf(struct btfi_scan *s, struct scan_priv *p)
 {
 	GElf_Ehdr eh;
-	int err = btfi_elf_check(s->elf, s->path, fsize, p->log);
 
-	if (err)
-		return err;
 	if (gelf_getehdr(s->elf, &eh) && eh.e_type == ET_REL) {
 		/* Its DWARF needs relocating (libdwfl) and its addresses are
 		 * per section: not handled yet, and unrelocated data would give
@@ -176,6 +173,7 @@ static int sym_cmp(const void *a, const void *b)
 static int load_elf_tables(struct btfi_scan *s, struct scan_priv *p)
 {
 	Elf_Scn *scn = NULL, *symscn = NULL, *dynscn = NULL;
+	Elf *symelf = s->elf;
 	GElf_Shdr sh;
 
 	while ((scn = elf_nextscn(s->elf, scn))) {
@@ -193,9 +191,18 @@ static int load_elf_tables(struct btfi_scan *s, struct scan_priv *p)
 								 elf_ndxscn(scn) };
 		}
 	}
+	/* A stripped file's full symbol table is in its debug file. */
+	if (!symscn && s->di->dwarf_elf != s->elf) {
+		Elf *d = s->di->dwarf_elf;
+
+		while ((scn = elf_nextscn(d, scn)))
+			if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB && sh.sh_size)
+				symscn = scn, symelf = d;
+	}
 	if (!symscn)
 		symscn = dynscn;
 	if (symscn) {
+
 		Elf_Data *d = elf_getdata(symscn, NULL);
 		size_t i, n;
 
@@ -209,7 +216,7 @@ static int load_elf_tables(struct btfi_scan *s, struct scan_priv *p)
 			    (GELF_ST_TYPE(sym.st_info) != STT_FUNC &&
 			     GELF_ST_TYPE(sym.st_info) != STT_GNU_IFUNC))
 				continue;
-			name = elf_strptr(s->elf, sh.sh_link, sym.st_name);
+			name = elf_strptr(symelf, sh.sh_link, sym.st_name);
 			if (!name)
 				continue;
 			if (GROW(p->syms, p->syms_cap, p->nsyms + 1))
@@ -258,34 +265,41 @@ static uint16_t addr_shndx(struct scan_priv *p, uint64_t addr)
 	return 0;
 }
 
-/* Raw location-list sections, for GCC's view lists (libdw skips them). */
+/* Raw location-list sections, for GCC's view lists (libdw skips them);
+ * libdw has decompressed them, .zdebug_X (gcc -gz=zlib-gnu) included. */
 static void find_loc_sections(struct btfi_scan *s, struct scan_priv *p)
 {
+	Elf *elf = s->di->dwarf_elf;
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;
 	GElf_Shdr sh;
 
-	if (elf_getshdrstrndx(s->elf, &shstrndx))
+	p->map = s->di->map;
+	p->map_size = s->di->map_size;
+	p->info_off = s->di->info_off;
+	p->info_size = s->di->info_size;
+	if (elf_getshdrstrndx(elf, &shstrndx))
 		return;
-	while ((scn = elf_nextscn(s->elf, scn))) {
+	while ((scn = elf_nextscn(elf, scn))) {
 		const char *name;
 
-		if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(s->elf, shstrndx, sh.sh_name)))
+		if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(elf, shstrndx, sh.sh_name)))
 			continue;
-		if (!strcmp(name, ".debug_info") && !(sh.sh_flags & SHF_COMPRESSED) &&
-		    sh.sh_type == SHT_PROGBITS) {
-			p->info_off = sh.sh_offset;
-			p->info_size = sh.sh_size;
-		}
-		if (!strcmp(name, ".debug_loclists"))
+		if (!strncmp(name, ".zdebug_", 8))
+			name += 2;	/* ".debug_..." with its dot back */
+		else if (strncmp(name, ".debug_", 7))
+			continue;
+		else
+			name += 1;
+		if (!strcmp(name, "debug_loclists"))
 			p->loclists = elf_getdata(scn, NULL);
-		else if (!strcmp(name, ".debug_loc"))
+		else if (!strcmp(name, "debug_loc"))
 			p->loc = elf_getdata(scn, NULL);
-		else if (!strcmp(name, ".debug_line"))
+		else if (!strcmp(name, "debug_line"))
 			p->line = elf_getdata(scn, NULL);
-		else if (!strcmp(name, ".debug_line_str"))
+		else if (!strcmp(name, "debug_line_str"))
 			p->line_str = elf_getdata(scn, NULL);
-		else if (!strcmp(name, ".debug_str"))
+		else if (!strcmp(name, "debug_str"))
 			p->str = elf_getdata(scn, NULL);
 	}
 }
@@ -1163,9 +1177,9 @@ int btfi_scan_open(const char *path, const struct btfi_scan_opts *opts,
 {
 	static const struct btfi_log no_log;
 	const struct btfi_log *log = opts ? &opts->log : &no_log;
+	const char *debug_file = NULL, *debug_dirs = NULL;
 	struct btfi_scan *s;
 	struct scan_priv *p;
-	struct stat st;
 	double t0 = now_secs();
 	int err;
 
@@ -1180,7 +1194,6 @@ int btfi_scan_open(const char *path, const struct btfi_scan_opts *opts,
 	}
 	s->priv = p;
 	s->path = path;
-	s->fd = -1;
 	p->log = log;
 	p->addr_size = 8;
 	if (opts && opts->sz > offsetof(struct btfi_scan_opts, no_locations))
@@ -1191,44 +1204,22 @@ int btfi_scan_open(const char *path, const struct btfi_scan_opts *opts,
 	 * docs/DESIGN.md for the measurements behind this default. */
 	if (p->policy <= BTFI_PROBE_DEFAULT || p->policy >= BTFI_PROBE__MAX)
 		p->policy = BTFI_PROBE_ENTRY_PC;
+	if (opts && opts->sz > offsetof(struct btfi_scan_opts, debug_file))
+		debug_file = opts->debug_file;
+	if (opts && opts->sz > offsetof(struct btfi_scan_opts, debug_dirs))
+		debug_dirs = opts->debug_dirs;
 
-	s->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (s->fd < 0) {
-		err = -errno;
-		btfi_err(log, "%s: %s", path, strerror(errno));
-		goto fail;
-	}
-	if (fstat(s->fd, &st) || S_ISDIR(st.st_mode)) {
-		err = S_ISDIR(st.st_mode) ? -EISDIR : -errno;
-		btfi_err(log, "%s: %s", path, strerror(-err));
-		goto fail;
-	}
-	elf_version(EV_CURRENT);
-	/* Our own read-only mapping: pages of CUs already walked can be
-	 * dropped (see trim_info()), which a libelf-owned buffer would not
-	 * allow safely. */
-	if (st.st_size > 0) {
-		p->map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, s->fd, 0);
-		if (p->map == MAP_FAILED)
-			p->map = NULL;
-		else
-			p->map_size = st.st_size;
-	}
-	s->elf = p->map ? elf_memory(p->map, p->map_size) : elf_begin(s->fd, ELF_C_READ_MMAP, NULL);
-	if (!s->elf) {
-		err = -EINVAL;
-		btfi_err(log, "%s: not an ELF file (%s)", path, elf_errmsg(-1));
-		goto fail;
-	}
-	err = check_elf(s, p, st.st_size);
+	err = btfi_debuginfo_open(path, &(struct btfi_debuginfo_opts){
+		.sz = sizeof(struct btfi_debuginfo_opts), .log = *log,
+		.debug_file = debug_file, .debug_dirs = debug_dirs }, &s->di);
 	if (err)
 		goto fail;
-	s->dw = dwarf_begin_elf(s->elf, DWARF_C_READ, NULL);
-	if (!s->dw) {
-		err = -ENOENT;
-		btfi_err(log, "%s: no DWARF debug info (%s)", path, dwarf_errmsg(-1));
+	s->elf = s->di->elf;
+	s->dw = s->di->dw;
+	s->dwarf_path = s->di->dwarf_path;
+	err = check_elf(s, p);
+	if (err)
 		goto fail;
-	}
 	find_loc_sections(s, p);
 	err = load_elf_tables(s, p);
 	if (!err)
@@ -1269,15 +1260,8 @@ void btfi_scan_free(struct btfi_scan *s)
 		free(p->secs);
 		free(p->fnames);
 	}
-	if (s->dw)
-		dwarf_end(s->dw);
-	if (s->elf)
-		elf_end(s->elf);
-	if (p && p->map)
-		munmap(p->map, p->map_size);
+	btfi_debuginfo_close(s->di);	/* owns elf, dw and the mapping */
 	free(p);
-	if (s->fd >= 0)
-		close(s->fd);
 	free(s->funcs);
 	free(s->sites);
 	free(s->locs);

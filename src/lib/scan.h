@@ -71,13 +71,18 @@ struct btfi_scan_opts {
 	struct btfi_log log;
 	bool no_locations;	/* only sites and functions (faster) */
 	int probe_policy;	/* enum btfi_probe_policy */
+	const char *debug_file;	/* DWARF from this file (build-id checked) */
+	const char *debug_dirs;	/* debug roots instead of /usr/lib/debug, ':'-separated */
 };
+
+struct btfi_debuginfo;
 
 struct btfi_scan {
 	const char *path;
-	int fd;
-	Elf *elf;
+	Elf *elf;		/* of path: sections, symbols, .eh_frame */
 	Dwarf *dw;		/* stays open: the encoder reads types through it */
+	const char *dwarf_path;	/* where the DWARF came from: path or its debug file */
+	struct btfi_debuginfo *di;
 
 	struct btfi_func *funcs;	uint32_t nfuncs;
 	struct btfi_site *sites;	uint32_t nsites;	/* in DIE order */
