@@ -24,6 +24,8 @@
 #include "cli.h"
 #include "json_pretty.h"
 #include "scan.h"
+#include "debug_opts.h"
+#include "debuginfo.h"
 
 enum fmt { F_TEXT, F_JSON, F_PERF };
 
@@ -58,6 +60,7 @@ struct dump {
 	/* --why: the DWARF of why_path says why an argument has no location
 	 * (the format keeps no reason). Scanned once, before any output. */
 	const char *why_path;
+	struct debug_opts dbg;		/* where that DWARF (and .symtab) is */
 	struct btfi_scan *scan;
 	uint32_t *scan_by_addr;		/* scan sites with an address, by addr */
 	uint32_t nscan_by_addr;
@@ -381,6 +384,27 @@ out:
 		close(fd);
 }
 
+static void quiet(void *ctx, const char *msg)
+{
+}
+
+/* A stripped ELF's .symtab is in its debug file (what gdb and perf read);
+ * not finding one only leaves the callers unnamed. */
+static void symtab_open_any(struct dump *d)
+{
+	BTFI_OPTS(btfi_debuginfo_opts, o, .log = { quiet, NULL }, .debug_file = d->dbg.file,
+		  .debug_dirs = d->dbg.dirs);
+	char *dp = NULL;
+
+	symtab_open(&d->st, d->path);
+	if (d->st.fd >= 0 || btfi_debuginfo_find(d->path, &o, &dp) || !dp)
+		return;
+	symtab_open(&d->st, dp);
+	if (d->st.fd >= 0 && d->dbg.verbose)
+		fprintf(stderr, "btfinline: %s: symbols from %s\n", d->path, dp);
+	free(dp);
+}
+
 static void symtab_close(struct symtab *st)
 {
 	if (st->fd >= 0)
@@ -523,11 +547,12 @@ static int cmp_scan_addr(const void *a, const void *b, void *ctx)
 /* Scan why_path and index its sites by address; false: logged. */
 static bool why_load(struct dump *d)
 {
-	BTFI_OPTS(btfi_scan_opts, so);
+	BTFI_OPTS(btfi_scan_opts, so, .debug_file = d->dbg.file, .debug_dirs = d->dbg.dirs);
 	uint32_t n = 0;
 
 	if (btfi_scan_open(d->why_path, &so, &d->scan))
 		return false;	/* the scan logged "btfinline: FILE: problem" */
+	debug_opts_report(&d->dbg, d->why_path, d->scan->dwarf_path, d->scan->di->src);
 	d->scan_by_addr = malloc((d->scan->nsites + 1) * sizeof(*d->scan_by_addr));
 	if (!d->scan_by_addr) {
 		fprintf(stderr, "btfinline: %s: out of memory\n", d->why_path);
@@ -836,10 +861,13 @@ static int dump_summary(struct dump *d)
 static int dump_usage(void)
 {
 	fprintf(stderr, "usage: btfinline dump FILE [FUNC...] [--addr ADDR]... [-j|-p] [--format=text|json|perf] [--base BTF] [--why[=ELF]]\n"
+		"       [--debug-file FILE] [--debug-dir DIR] [-v]\n"
 		"  FUNC         every inline site of FUNC and where each argument is\n"
 		"  --addr ADDR  the inline sites whose probe address is ADDR\n"
 		"  --why[=ELF]  why an argument shows `?`, from the DWARF of ELF (default FILE)\n"
 		"  -j, -p       JSON, compact or indented (as bpftool's -j, -p)\n"
+		"  -v           say where the DWARF and the symbols came from\n"
+		DEBUG_OPTS_USAGE
 		"  (no FUNC, no --addr: sizes of the blob)\n");
 	return 2;
 }
@@ -854,6 +882,8 @@ int cmd_dump(int argc, char **argv)
 		{ "addr", required_argument, NULL, 'a' },
 		{ "why", optional_argument, NULL, 'w' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "verbose", no_argument, NULL, 'v' },
+		DEBUG_LONGOPTS,
 		{}
 	};
 	struct dump d = { .fmt = F_TEXT, .first_json = true, .st.fd = -1 };
@@ -866,8 +896,9 @@ int cmd_dump(int argc, char **argv)
 
 	libbpf_set_print(NULL);	/* failures are reported by the reader, once */
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "jph", lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "jphv", lopts, NULL)) != -1) {
 		switch (c) {
+		case 'v': d.dbg.verbose = true; break;
 		case 'j': d.fmt = F_JSON; break;
 		case 'p': d.fmt = F_JSON; pretty = true; break;
 		case 'b': oo.base_path = optarg; break;
@@ -886,7 +917,9 @@ int cmd_dump(int argc, char **argv)
 			else if (!strcmp(optarg, "perf")) d.fmt = F_PERF;
 			else return dump_usage();
 			break;
-		default: return dump_usage();
+		default:
+			if (!debug_opt(&d.dbg, c, optarg))
+				return dump_usage();
 		}
 	}
 	if (optind >= argc)
@@ -896,7 +929,7 @@ int cmd_dump(int argc, char **argv)
 		d.why_path = d.path;
 	/* Callers are named only for printed sites; the summary needs none. */
 	if (optind < argc || naddrs)
-		symtab_open(&d.st, d.path);
+		symtab_open_any(&d);
 	err = btfinline__open(d.path, &oo, &d.bi);
 	if (err) {
 		symtab_close(&d.st);

@@ -16,14 +16,18 @@
 #include "scan.h"
 #include "btf_write.h"
 #include "elf_check.h"
+#include "debug_opts.h"
+#include "debuginfo.h"
 
 static int encode_usage(void)
 {
 	fprintf(stderr, "usage: btfinline encode ELF [-o OUT] [--raw BLOB] [--in-place] [--base BTF] [-v]\n"
+		"       [--debug-file FILE] [--debug-dir DIR]\n"
 		"  -o OUT       copy of ELF with .BTF.inline added or replaced\n"
 		"  --raw BLOB   write only the .BTF.inline blob\n"
 		"  --in-place   replace ELF (temp file + fsync + rename)\n"
-		"  --base BTF   base BTF (ELF or raw) instead of ELF's own .BTF\n");
+		"  --base BTF   base BTF (ELF or raw) instead of ELF's own .BTF\n"
+		DEBUG_OPTS_USAGE);
 	return 2;
 }
 
@@ -101,16 +105,28 @@ static char file_magic(const char *path)
  * continue the base's); without one (a binary whose BTF was written
  * detached), --base is taken as given.
  */
-static struct btf *open_base(const char *path, const char *base_path)
+static void no_base(const char *path, int err)
+{
+	char eb[128];
+
+	fprintf(stderr, "btfinline: %s: no usable .BTF section (%s); run `pahole -J %s` first, or pass --base\n",
+		path, err_str(err, eb, sizeof(eb)), path);
+}
+
+/* *none: ELF has no .BTF section (without --base: NULL, nothing logged,
+ * the caller may take the debug file's). */
+static struct btf *open_base(const char *path, const char *base_path, bool *none)
 {
 	char eb[128], magic;
 	struct btf *base, *own;
 
+	*none = false;
 	if (!base_path) {
 		base = btf__parse(path, NULL);
-		if (!base)
-			fprintf(stderr, "btfinline: %s: no usable .BTF section (%s); run `pahole -J %s` first, or pass --base\n",
-				path, err_str(errno, eb, sizeof(eb)), path);
+		if (!base && errno == ENOENT)
+			*none = true;
+		else if (!base)
+			no_base(path, errno);
 		return base;
 	}
 	if (access(base_path, R_OK)) {
@@ -131,6 +147,7 @@ static struct btf *open_base(const char *path, const char *base_path)
 		return NULL;
 	}
 	own = btf__parse_elf(path, NULL);
+	*none = !own && errno == ENOENT;
 	if (own) {
 		uint32_t a, b;
 		const void *x = btf__raw_data(own, &a), *y = btf__raw_data(base, &b);
@@ -156,10 +173,12 @@ int cmd_encode(int argc, char **argv)
 		{ "base", required_argument, NULL, 'b' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
+		DEBUG_LONGOPTS,
 		{}
 	};
-	const char *out = NULL, *raw = NULL, *base_path = NULL, *path;
-	bool in_place = false, verbose = false;
+	const char *out = NULL, *raw = NULL, *base_path = NULL, *path, *base_from = NULL;
+	bool in_place = false, verbose = false, no_own = false, embed = false;
+	struct debug_opts dbg = {};
 	struct btfi_scan *s = NULL;
 	struct btf *base = NULL;
 	struct btfi_encode_stats st;
@@ -177,9 +196,13 @@ int cmd_encode(int argc, char **argv)
 		case 'i': in_place = true; break;
 		case 'b': base_path = optarg; break;
 		case 'v': verbose = true; break;
-		default: return encode_usage();
+		default:
+			if (!debug_opt(&dbg, c, optarg))
+				return encode_usage();
+			break;
 		}
 	}
+	dbg.verbose = verbose;
 	if (optind + 1 != argc || (!out && !raw && !in_place))
 		return encode_usage();
 	path = argv[optind];
@@ -191,14 +214,41 @@ int cmd_encode(int argc, char **argv)
 		fprintf(stderr, "btfinline: %s: output is the input file; use --in-place to modify it\n", path);
 		return 2;
 	}
+	/* The DWARF may be detached; the output is always a copy of ELF
+	 * (what runs), never of its debug file. */
+	if (dbg.file && (same_file(dbg.file, path) || (out && same_file(out, dbg.file)) ||
+			 (raw && same_file(raw, dbg.file)))) {
+		fprintf(stderr, "btfinline: %s: --debug-file must be another file than ELF and the output\n", dbg.file);
+		return 2;
+	}
 	if (btfi_elf_check_file(path, NULL))
 		return 1;
-	base = open_base(path, base_path);
-	if (!base)
+	base = open_base(path, base_path, &no_own);
+	if (!base && !no_own)
 		return 1;
-	err = btfi_scan_open(path, &(struct btfi_scan_opts){ .sz = sizeof(struct btfi_scan_opts) }, &s);
+	err = btfi_scan_open(path, &(struct btfi_scan_opts){ .sz = sizeof(struct btfi_scan_opts),
+			     .debug_file = dbg.file, .debug_dirs = dbg.dirs }, &s);
 	if (err)
 		goto out;	/* the scan logged the reason */
+	debug_opts_report(&dbg, path, s->dwarf_path, s->di->src);
+	if (!base) {
+		/* Stripped ELF without .BTF: pahole -J ran on the debug file
+		 * (or before the split): its .BTF is the base, and goes into
+		 * the output with the blob so that the copy is complete. */
+		if (s->dwarf_path == path) {
+			no_base(path, ENOENT);
+			goto out;
+		}
+		base = btf__parse_elf(s->dwarf_path, NULL);
+		if (!base) {
+			fprintf(stderr, "btfinline: %s: no .BTF in the file or in its debug file %s; "
+				"run `pahole -J` on a copy of %s and pass it as --base\n",
+				path, s->dwarf_path, s->dwarf_path);
+			goto out;
+		}
+		base_from = s->dwarf_path;
+	}
+	embed = no_own;
 	t1 = now();
 	err = btfi_encode(s, base, &(struct btfi_encode_opts){ .sz = sizeof(struct btfi_encode_opts) },
 			  &blob, &sz, &st);
@@ -209,9 +259,19 @@ int cmd_encode(int argc, char **argv)
 		fprintf(stderr, "btfinline: %s: cannot write: %s\n", raw, strerror(-err));
 		goto out;
 	}
-	if ((out || in_place) &&
-	    btfi_elf_write_section(path, in_place ? path : out, ".BTF.inline", blob, sz, NULL))
-		goto out;
+	if (out || in_place) {
+		const char *dst = in_place ? path : out;
+		uint32_t bsz;
+		const void *b = embed ? btf__raw_data(base, &bsz) : NULL;
+
+		if (embed && (!b || btfi_elf_write_section(path, dst, ".BTF", b, bsz, NULL)))
+			goto out;
+		if (btfi_elf_write_section(embed ? dst : path, dst, ".BTF.inline", blob, sz, NULL))
+			goto out;
+	}
+	if (verbose && base_from)
+		fprintf(stderr, "btfinline: %s: base .BTF from %s%s\n", path, base_from,
+			embed && (out || in_place) ? ", copied into the output" : "");
 	if (verbose)
 		fprintf(stderr, "%s: %u sites (%u skipped: no address/section), FUNCs %u from base + %u added, "
 			"%u LOC_PARAM, %u LOC_PROTO; blob %zu bytes (%.2f bytes/site); scan %.2fs encode %.2fs write %.2fs\n",

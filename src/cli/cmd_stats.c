@@ -7,6 +7,8 @@
 #include "cli.h"
 #include "json_pretty.h"
 #include "scan.h"
+#include "debug_opts.h"
+#include "debuginfo.h"
 
 static const char *const policies[BTFI_PROBE__MAX] = {
 	[BTFI_PROBE_DEFAULT] = "default",
@@ -18,7 +20,8 @@ static const char *const policies[BTFI_PROBE__MAX] = {
 
 static int stats_usage(void)
 {
-	fprintf(stderr, "usage: btfinline stats FILE [--json|-j|--pretty|-p] [--sites] [--probe=default|entry-pc|lowest|entry-in-range|first-range]\n");
+	fprintf(stderr, "usage: btfinline stats FILE [--json|-j|--pretty|-p] [--sites] [--probe=default|entry-pc|lowest|entry-in-range|first-range]\n"
+		"       [--debug-file FILE] [--debug-dir DIR] [-v]\n" DEBUG_OPTS_USAGE);
 	return 2;
 }
 
@@ -194,10 +197,24 @@ int cmd_stats(int argc, char **argv)
 	struct btfi_scan *s;
 	struct btfi_stats st;
 	bool json = false, pretty = false, sites = false;
+	struct debug_opts dbg = {};
 	int i, k;
 
 	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "-j")) {
+		/* --debug-file[=]FILE, --debug-dir[=]DIR */
+		const char *v = NULL, *eq = strchr(argv[i], '=');
+		size_t n = eq ? (size_t)(eq - argv[i]) : strlen(argv[i]);
+		int dc = n == 12 && !strncmp(argv[i], "--debug-file", n) ? OPT_DEBUG_FILE :
+			 n == 11 && !strncmp(argv[i], "--debug-dir", n) ? OPT_DEBUG_DIR : 0;
+
+		if (dc) {
+			v = eq ? eq + 1 : i + 1 < argc ? argv[++i] : NULL;
+			if (!v || !*v)
+				return stats_usage();
+			debug_opt(&dbg, dc, v);
+		} else if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose")) {
+			dbg.verbose = true;
+		} else if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "-j")) {
 			json = true;
 		} else if (!strcmp(argv[i], "--pretty") || !strcmp(argv[i], "-p")) {
 			json = pretty = true;
@@ -223,8 +240,11 @@ int cmd_stats(int argc, char **argv)
 	}
 	if (!path)
 		return stats_usage();
+	opts.debug_file = dbg.file;
+	opts.debug_dirs = dbg.dirs;
 	if (btfi_scan_open(path, &opts, &s))
 		return 1;	/* the scan logged "btfinline: FILE: problem" */
+	debug_opts_report(&dbg, path, s->dwarf_path, s->di->src);
 	btfi_stats_compute(s, &st);
 	if (sites)
 		print_sites(s);
