@@ -22,6 +22,7 @@
 #include "cli.h"
 #include "trace_fmt.h"
 #include "trace_sym.h"
+#include "debug_opts.h"
 #include "trace_kernel.h"
 #include "../bpf/trace.h"
 #include "trace.skel.h"
@@ -80,7 +81,10 @@ static void usage(FILE *f)
 "  -j, --json           JSON lines\n"
 "  --best-effort        attach even where some argument has no location\n"
 "  --no-entry           skip the out-of-line entry\n"
-"  -o FILE              output to FILE\n");
+"  -o FILE              output to FILE\n"
+"  -v, --verbose        say where the DWARF for file:line came from\n"
+"  --debug-file FILE    DWARF for file:line from FILE (build-id must match)\n"
+"  --debug-dir DIR      debug files under DIR (DIR:DIR2...) instead of /usr/lib/debug\n");
 }
 
 static const struct btf_type *skip_mods(const struct btf *btf, uint32_t *id)
@@ -425,8 +429,11 @@ int cmd_trace(int argc, char **argv)
 		{ "all-instances", no_argument, 0, 'A' },
 		{ "duration", required_argument, 0, 'd' },
 		{ "help", no_argument, 0, 'h' },
+		{ "verbose", no_argument, 0, 'v' },
+		DEBUG_LONGOPTS,
 		{ 0 }
 	};
+	struct debug_opts dbg = {};
 	struct trace_ctx tc = { .out = stdout };
 	const char *inline_btf = NULL, *outpath = NULL;
 	struct btfi_site_list sl = { 0 };
@@ -454,7 +461,7 @@ int cmd_trace(int argc, char **argv)
 		}
 	}
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "x:p:cjo:hkd:", lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "x:p:cjo:hkd:v", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'x': tc.binary = optarg; break;
 		case 'p': pid = atoi(optarg); if (pid <= 0) goto badusage; break;
@@ -472,7 +479,10 @@ int cmd_trace(int argc, char **argv)
 		case 'A': all_inst = true; break;
 		case 'd': duration = atof(optarg); if (duration <= 0) goto badusage; break;
 		case 'h': usage(stdout); return 0;
-		default: goto badusage;
+		case 'v': dbg.verbose = true; break;
+		default:
+			if (!debug_opt(&dbg, c, optarg))
+				goto badusage;
 		}
 	}
 	nfuncs = argc - optind;
@@ -504,7 +514,11 @@ int cmd_trace(int argc, char **argv)
 			goto out;
 	}
 	tc.btf = btfinline__btf(bi);
-	sym = kernel ? NULL : trace_sym_open(tc.binary);
+	sym = kernel ? NULL : trace_sym_open(tc.binary, dbg.file, dbg.dirs);
+	if (dbg.verbose && !kernel)
+		fprintf(stderr, "btfinline: %s: file:line %s%s\n", tc.binary,
+			sym ? "from the DWARF of " : "not shown: no DWARF found",
+			sym ? trace_sym_dwarf_path(sym) : "");
 
 	/* Sites of every FUNC ('FUNC expr...' splits on spaces). */
 	for (int f = optind; f < argc; f++) {
