@@ -590,7 +590,7 @@ int btfi_encode(const struct btfi_scan *s, struct btf *base, const struct btfi_e
 	err = btfi_writer_new(base, log, &w);
 	if (err)
 		return err;
-	err = btfi_types_new(w->btf, s->dw, s->path, log, &ty);
+	err = btfi_types_new(w->btf, s->dwarfs, s->ndwarfs, s->path, log, &ty);
 	if (err)
 		goto out;
 	err = -ENOMEM;

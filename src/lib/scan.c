@@ -309,7 +309,7 @@ static void find_loc_sections(struct btfi_scan *s, struct scan_priv *p)
 /* Byte size and signedness of a type, cached by DIE offset. */
 static void type_info(struct scan_priv *p, Dwarf_Die *type, uint32_t *size, bool *is_signed)
 {
-	Dwarf_Off off = dwarf_dieoffset(type);
+	Dwarf_Off off = die_key(p, type);
 	Dwarf_Die peeled, ut;
 	Dwarf_Word sz = 0, enc;
 	Dwarf_Attribute a;
@@ -416,7 +416,7 @@ static int funcmap_insert(struct scan_priv *p, uint64_t h, uint32_t idx)
 static int resolve_origin(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *root,
 			  uint32_t *origin_idx)
 {
-	Dwarf_Off off = dwarf_dieoffset(root);
+	Dwarf_Off off = die_key(p, root);
 	Dwarf_Die die = *root, child, ref, tdie;
 	Dwarf_Attribute a;
 	const char *name;
@@ -441,10 +441,10 @@ static int resolve_origin(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *r
 				if (GROW(p->tmp, p->tmp_cap, n + 1))
 					return -ENOMEM;
 				p->tmp[n].name = die_name(&child);
-				p->tmp[n].off = dwarf_dieoffset(&child);
+				p->tmp[n].off = die_key(p, &child);
 				p->tmp[n].type_off = 0;
 				if (dwarf_formref_die(dwarf_attr_integrate(&child, DW_AT_type, &a), &tdie))
-					p->tmp[n].type_off = dwarf_dieoffset(&tdie);
+					p->tmp[n].type_off = die_key(p, &tdie);
 				p->tmp[n].die = child;
 				n++;
 			} while (dwarf_siblingof(&child, &child) == 0);
@@ -482,7 +482,7 @@ static int resolve_origin(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *r
 		f->first_param = s->nparams;
 		f->nparams = n;
 		if (dwarf_formref_die(dwarf_attr_integrate(root, DW_AT_type, &a), &tdie))
-			f->ret_type_off = dwarf_dieoffset(&tdie);
+			f->ret_type_off = die_key(p, &tdie);
 		if (!dwarf_formflag(dwarf_attr_integrate(root, DW_AT_external, &a), &ext))
 			f->is_external = ext;
 		for (i = 0; i < n; i++) {
@@ -742,7 +742,9 @@ static int loc_at_view(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *pdie
 	}
 	/* GCC puts the view pairs right before the list: they must end
 	 * exactly where it starts, else they do not belong to it. */
-	if (dwarf_formudata(loc, &listoff) || lvoff >= listoff || listoff > sec->d_size)
+	if (dwarf_formudata(loc, &listoff) ||
+	    (dwarf_whatform(loc) == DW_FORM_loclistx && scan_loclistx(p, sec, pdie, &listoff, &lvoff)) ||
+	    lvoff >= listoff || listoff > sec->d_size)
 		return -1;
 	v = (const uint8_t *)sec->d_buf + lvoff;
 	vend = (const uint8_t *)sec->d_buf + listoff;
@@ -1042,7 +1044,7 @@ static int do_inline(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
 			 * fall back to position. */
 			k = nth++;
 			if (dwarf_formref_die(dwarf_attr(&child, DW_AT_abstract_origin, &a), &ap)) {
-				aoff = dwarf_dieoffset(&ap);
+				aoff = die_key(p, &ap);
 				for (k = 0; k < o->nparams; k++)
 					if (p->poffs[o->first_poff + k] == aoff)
 						break;
@@ -1123,28 +1125,38 @@ static int scan_dwarf(struct btfi_scan *s, struct scan_priv *p)
 	Dwarf_CU *cu = NULL;
 	Dwarf_Half version;
 	uint8_t unit_type, asz;
-	Dwarf_Die cudie, subdie;
+	Dwarf_Die cudie, subdie, tmp, *walk;
 	struct walk_ctx ctx = { .caller = NO_IDX };
 	int err, r, tag;
 
 	while ((r = dwarf_get_units(s->dw, cu, &cu, &version, &unit_type, &cudie, &subdie)) == 0) {
-		if (unit_type != DW_UT_compile && unit_type != DW_UT_partial)
+		walk = &cudie;
+		if (unit_type == DW_UT_skeleton) {
+			/* -gsplit-dwarf: the body is in a .dwo (libdw finds it) */
+			err = scan_split_enter(s, p, &cudie, &subdie);
+			if (err)
+				return err;
+			walk = &subdie;
+		} else if (unit_type != DW_UT_compile && unit_type != DW_UT_partial) {
 			continue;
+		}
 		tag = dwarf_tag(&cudie);
 		if (tag == DW_TAG_invalid) {
 			btfi_err(p->log, "%s: corrupt DWARF: unit at 0x%llx has no valid DIE: %s",
 				 s->path, (unsigned long long)dwarf_dieoffset(&cudie), dwarf_errmsg(-1));
 			return -EINVAL;
 		}
-		if (tag != DW_TAG_compile_unit && tag != DW_TAG_partial_unit)
+		if (tag != DW_TAG_compile_unit && tag != DW_TAG_partial_unit &&
+		    tag != DW_TAG_skeleton_unit)
 			continue;
-		if (dwarf_diecu(&cudie, &subdie, &asz, NULL) && asz)
+		if (dwarf_diecu(&cudie, &tmp, &asz, NULL) && asz)
 			p->addr_size = asz;
 		p->cudie = cudie;
 		p->cu_version = version;
 		p->offset_size = 4;	/* 64-bit DWARF is not produced by gcc/clang here */
 		p->files_tried = false;
-		err = walk_children(s, p, &cudie, &ctx);
+		err = walk_children(s, p, walk, &ctx);
+		scan_split_leave(s, p);
 		if (err)
 			return err;
 		trim_info(p, dwarf_dieoffset(&cudie));
@@ -1216,6 +1228,15 @@ int btfi_scan_open(const char *path, const struct btfi_scan_opts *opts,
 		goto fail;
 	s->elf = s->di->elf;
 	s->dw = s->di->dw;
+	s->dwarfs = calloc(1, sizeof(*s->dwarfs));
+	if (!s->dwarfs) {
+		err = -ENOMEM;
+		btfi_err(log, "%s: out of memory", path);
+		goto fail;
+	}
+	s->dwarfs[0] = s->dw;
+	p->dwarfs_cap = 1;
+	s->ndwarfs = 1;
 	s->dwarf_path = s->di->dwarf_path;
 	err = check_elf(s, p);
 	if (err)
@@ -1260,6 +1281,7 @@ void btfi_scan_free(struct btfi_scan *s)
 		free(p->secs);
 		free(p->fnames);
 	}
+	free(s->dwarfs);
 	btfi_debuginfo_close(s->di);	/* owns elf, dw and the mapping */
 	free(p);
 	free(s->funcs);

@@ -21,7 +21,7 @@ enum btfi_inline_class {
 
 struct btfi_param {
 	const char *name;	/* NULL if unnamed */
-	Dwarf_Off type_off;	/* global DIE offset of DW_AT_type, 0 if none */
+	Dwarf_Off type_off;	/* DIE key of DW_AT_type (BTFI_DIE_FILE_SHIFT), 0 if none */
 	uint32_t size;		/* byte size of the type, 0 if unknown */
 	bool is_signed;
 };
@@ -32,7 +32,7 @@ struct btfi_param {
 struct btfi_func {
 	const char *name;
 	uint32_t first_param, nparams;	/* into scan->params */
-	Dwarf_Off die_off;	/* a DW_TAG_subprogram DIE (abstract or concrete) */
+	Dwarf_Off die_off;	/* key of a DW_TAG_subprogram DIE (abstract or concrete) */
 	Dwarf_Off ret_type_off;	/* 0: void */
 	uint32_t nsites;	/* inline instances */
 	uint32_t nsites_noaddr;	/* ... of which without any code address */
@@ -77,12 +77,19 @@ struct btfi_scan_opts {
 
 struct btfi_debuginfo;
 
+/* DIE keys (type_off, die_off, ...): the DIE's offset in its file; for a
+ * split unit's DIE plus its file's index in scan->dwarfs << this shift
+ * (offsets restart at 0 in every .dwo). */
+#define BTFI_DIE_FILE_SHIFT 40
+
 struct btfi_scan {
 	const char *path;
 	Elf *elf;		/* of path: sections, symbols, .eh_frame */
 	Dwarf *dw;		/* stays open: the encoder reads types through it */
 	const char *dwarf_path;	/* where the DWARF came from: path or its debug file */
 	struct btfi_debuginfo *di;
+	Dwarf **dwarfs;		/* [0] = dw, then the .dwo files of split units */
+	uint32_t ndwarfs;
 
 	struct btfi_func *funcs;	uint32_t nfuncs;
 	struct btfi_site *sites;	uint32_t nsites;	/* in DIE order */

@@ -83,7 +83,29 @@ struct scan_priv {
 	bool files_tried;
 	uint64_t nbad_exprs;		/* locations libdw could not decode */
 	char what[512];
+	/* split unit being walked: its .dwo's key bit and sections */
+	uint64_t key_base;		/* index in scan->dwarfs << BTFI_DIE_FILE_SHIFT */
+	Elf_Data *main_loclists, *main_loc;
+	uint32_t dwarfs_cap;
 };
+
+/* A DIE's key in the scan's tables: offsets restart at 0 in every .dwo. */
+static inline uint64_t die_key(const struct scan_priv *p, Dwarf_Die *die)
+{
+	return dwarf_dieoffset(die) | p->key_base;
+}
+
+/* scan_split.c: enter a skeleton unit's split unit (found by libdw: its
+ * .dwo registered in scan->dwarfs, keys and location lists switched to
+ * it), or log the missing .dwo; leave restores the main file's. */
+int scan_split_enter(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *skel, Dwarf_Die *split);
+void scan_split_leave(struct btfi_scan *s, struct scan_priv *p);
+/* DW_FORM_loclistx index (in *off) -> offset of the list in sec, through
+ * the offsets table of die's unit (GCC's split units use it), and the view
+ * list offset *lvoff (GCC writes it relative to the same table) made
+ * absolute too; -1 if not possible. */
+int scan_loclistx(struct scan_priv *p, const Elf_Data *sec, Dwarf_Die *die, Dwarf_Word *off,
+		  Dwarf_Word *lvoff);
 
 void scan_read_file_names(struct scan_priv *p, uint64_t off);
 /* Raw check of a location libdw could not decode: the first opcode no DWARF
