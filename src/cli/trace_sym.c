@@ -83,6 +83,14 @@ void trace_sym_where(struct trace_sym *s, uint64_t addr, const char *func, char 
 	buf[0] = 0;
 	if (!s || !cu_at(s->dw, addr, &cu))
 		return;
+	{	/* split DWARF: the scopes are in the unit's .dwo */
+		Dwarf_Die sub;
+		uint8_t ut;
+
+		if (dwarf_cu_info(cu.cu, NULL, &ut, NULL, &sub, NULL, NULL, NULL) == 0 &&
+		    ut == DW_UT_skeleton && dwarf_tag(&sub) == DW_TAG_compile_unit)
+			cu = sub;
+	}
 	if (func) {
 		n = dwarf_getscopes(&cu, addr, &scopes);
 		for (int i = 0; i < n; i++) {
