@@ -19,11 +19,13 @@
 
 static int encode_usage(void)
 {
-	fprintf(stderr, "usage: btfinline encode ELF [-o OUT] [--raw BLOB] [--in-place] [--base BTF] [-v]\n"
+	fprintf(stderr, "usage: btfinline encode ELF [-o OUT] [--raw BLOB] [--in-place] [--base BTF] [--no-narrow] [-v]\n"
 		"  -o OUT       copy of ELF with .BTF.inline added or replaced\n"
 		"  --raw BLOB   write only the .BTF.inline blob\n"
 		"  --in-place   replace ELF (temp file + fsync + rename)\n"
-		"  --base BTF   base BTF (ELF or raw) instead of ELF's own .BTF\n");
+		"  --base BTF   base BTF (ELF or raw) instead of ELF's own .BTF\n"
+		"  --no-narrow  write registers narrower than their parameter as no location\n"
+		"               (for readers that take LOC_PARAM size as the type's size)\n");
 	return 2;
 }
 
@@ -155,11 +157,12 @@ int cmd_encode(int argc, char **argv)
 		{ "in-place", no_argument, NULL, 'i' },
 		{ "base", required_argument, NULL, 'b' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "no-narrow", no_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
 	const char *out = NULL, *raw = NULL, *base_path = NULL, *path;
-	bool in_place = false, verbose = false;
+	bool in_place = false, verbose = false, no_narrow = false;
 	struct btfi_scan *s = NULL;
 	struct btf *base = NULL;
 	struct btfi_encode_stats st;
@@ -177,6 +180,7 @@ int cmd_encode(int argc, char **argv)
 		case 'i': in_place = true; break;
 		case 'b': base_path = optarg; break;
 		case 'v': verbose = true; break;
+		case 'N': no_narrow = true; break;
 		default: return encode_usage();
 		}
 	}
@@ -200,7 +204,8 @@ int cmd_encode(int argc, char **argv)
 	if (err)
 		goto out;	/* the scan logged the reason */
 	t1 = now();
-	err = btfi_encode(s, base, &(struct btfi_encode_opts){ .sz = sizeof(struct btfi_encode_opts) },
+	err = btfi_encode(s, base, &(struct btfi_encode_opts){ .sz = sizeof(struct btfi_encode_opts),
+							       .no_narrow = no_narrow },
 			  &blob, &sz, &st);
 	if (err)
 		goto out;
@@ -213,9 +218,11 @@ int cmd_encode(int argc, char **argv)
 	    btfi_elf_write_section(path, in_place ? path : out, ".BTF.inline", blob, sz, NULL))
 		goto out;
 	if (verbose)
-		fprintf(stderr, "%s: %u sites (%u skipped: no address/section), FUNCs %u from base + %u added, "
+		fprintf(stderr, "%s: %u sites (%u skipped: no address/section; at an address already taken "
+			"by the function: %u identical, %u other instances), FUNCs %u from base + %u added, "
 			"%u LOC_PARAM, %u LOC_PROTO; blob %zu bytes (%.2f bytes/site); scan %.2fs encode %.2fs write %.2fs\n",
-			path, st.nsites, st.nsites_skipped, st.nfuncs_base, st.nfuncs_split,
+			path, st.nsites, st.nsites_skipped, st.ndup_same, st.ndup_other,
+			st.nfuncs_base, st.nfuncs_split,
 			st.nloc_param, st.nloc_proto, sz, st.nsites ? (double)sz / st.nsites : 0.0,
 			t1 - t0, t2 - t1, now() - t2);
 	rc = 0;

@@ -337,7 +337,13 @@ static int check_hdr(struct btfinline *bi, const char *what, const uint8_t *d, s
 		if (lay_end > meta)
 			return bad(bi, "%slayout section %u+%u past the end", what, h->layout_off,
 				   h->layout_len);
-		if ((uint64_t)h->str_off + h->str_len > h->layout_off && lay_end > h->type_off)
+		/* libbpf writes and requires types | layout | strings; older
+		 * writers (ours before 2026-12) put it after the strings. Any
+		 * order opens as long as no two sections share a byte. */
+		if ((h->type_len && h->layout_off < (uint64_t)h->type_off + h->type_len &&
+		     h->type_off < lay_end) ||
+		    (h->str_len && h->layout_off < (uint64_t)h->str_off + h->str_len &&
+		     h->str_off < lay_end))
 			return bad(bi, "%slayout section %u+%u overlaps types or strings", what,
 				   h->layout_off, h->layout_len);
 	}

@@ -136,6 +136,7 @@ static void rectab_free(struct rectab *t)
 
 struct wsite {
 	uint32_t sec, func, proto, offset;
+	size_t seq;		/* order of btfi_writer_site() calls */
 };
 
 struct btfi_writer {
@@ -146,6 +147,7 @@ struct btfi_writer {
 	struct rectab protos;		/* [param handle or UINT32_MAX]... */
 	struct wsite *sites;	size_t nsites, capsites;
 	char **secs;		uint32_t nsecs;
+	uint32_t ndup_same, ndup_other;	/* dropped by finish, see btfi_writer_dups() */
 };
 
 int btfi_writer_new(struct btf *base, const struct btfi_log *log, struct btfi_writer **out)
@@ -338,7 +340,8 @@ int btfi_writer_site(struct btfi_writer *w, const char *secname, uint32_t func_i
 		w->sites = s;
 		w->capsites = cap;
 	}
-	w->sites[w->nsites++] = (struct wsite){ sec, func_id, (uint32_t)loc_proto, offset };
+	w->sites[w->nsites] = (struct wsite){ sec, func_id, (uint32_t)loc_proto, offset, w->nsites };
+	w->nsites++;
 	return 0;
 }
 
@@ -352,7 +355,36 @@ static int cmp_wsite(const void *a, const void *b)
 		return x->func < y->func ? -1 : 1;
 	if (x->offset != y->offset)
 		return x->offset < y->offset ? -1 : 1;
-	return x->proto < y->proto ? -1 : x->proto > y->proto;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* LOCSEC keys (func, offset) must be strictly increasing (upstream's
+ * tests; a reader may binary-search them). Of several entries with one
+ * key the first added stays: the scan adds instances in DWARF preorder,
+ * so that is the outermost one, whose locations are the call's. */
+static void dedup_sites(struct btfi_writer *w)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < w->nsites; i++) {
+		const struct wsite *s = &w->sites[i], *k = n ? &w->sites[n - 1] : NULL;
+
+		if (k && k->sec == s->sec && k->func == s->func && k->offset == s->offset) {
+			if (k->proto == s->proto)
+				w->ndup_same++;
+			else
+				w->ndup_other++;
+			continue;
+		}
+		w->sites[n++] = *s;
+	}
+	w->nsites = n;
+}
+
+void btfi_writer_dups(const struct btfi_writer *w, uint32_t *same, uint32_t *other)
+{
+	*same = w->ndup_same;
+	*other = w->ndup_other;
 }
 
 static void put_type(uint8_t **p, uint32_t name_off, uint32_t info, uint32_t size)
@@ -408,6 +440,7 @@ int btfi_writer_finish(struct btfi_writer *w, void **blob, size_t *sz)
 
 	if (w->nsites)	/* qsort(NULL, 0) is undefined */
 		qsort(w->sites, w->nsites, sizeof(*w->sites), cmp_wsite);
+	dedup_sites(w);
 	/* one LOCSEC per section; vlen is 24 bits, so split huge ones */
 	for (i = 0; i < w->nsites; i++)
 		if (!i || w->sites[i].sec != w->sites[i - 1].sec || ++run == BTFI_VLEN_MAX)
@@ -419,10 +452,12 @@ int btfi_writer_finish(struct btfi_writer *w, void **blob, size_t *sz)
 	for (i = 0; i < w->protos.n; i++)
 		type_len += 12 + 4 * (uint64_t)w->protos.words[w->protos.offs[i]];
 	type_len += 12 * (uint64_t)nsec_used + 12 * (uint64_t)w->nsites;
+	/* libbpf's order (btf_get_raw_data, btf_parse_hdr): header | types |
+	 * layout | strings, no padding: both lengths are multiples of 4. */
 	str_len = std->str_len;
-	layout_off = type_len + ((str_len + 3) & ~3ull);
+	layout_off = type_len;
 	layout_len = sizeof(btfi_layouts);
-	total = BTFI_HDR_LEN + layout_off + layout_len;
+	total = BTFI_HDR_LEN + type_len + layout_len + str_len;
 	if (total > UINT32_MAX) {
 		btfi_err(&w->log, "blob too large (%llu bytes)", (unsigned long long)total);
 		err = -E2BIG;
@@ -435,7 +470,7 @@ int btfi_writer_finish(struct btfi_writer *w, void **blob, size_t *sz)
 	hdr = (struct btfi_hdr){
 		.magic = BTFI_MAGIC, .version = 1, .flags = 0, .hdr_len = BTFI_HDR_LEN,
 		.type_off = 0, .type_len = type_len,
-		.str_off = type_len, .str_len = str_len,
+		.str_off = layout_off + layout_len, .str_len = str_len,
 		.layout_off = layout_off, .layout_len = layout_len,
 	};
 	memcpy(buf, &hdr, sizeof(hdr));
@@ -470,8 +505,9 @@ int btfi_writer_finish(struct btfi_writer *w, void **blob, size_t *sz)
 			put_u32(&p, w->sites[i].offset);
 		}
 	}
+	memcpy(p, btfi_layouts, layout_len);
+	p += layout_len;
 	memcpy(p, (const uint8_t *)raw + std->hdr_len + std->str_off, std->str_len);
-	memcpy(buf + BTFI_HDR_LEN + layout_off, btfi_layouts, layout_len);
 	*blob = buf;
 	*sz = total;
 	err = 0;
@@ -572,6 +608,7 @@ int btfi_encode(const struct btfi_scan *s, struct btf *base, const struct btfi_e
 		void **blob, size_t *sz, struct btfi_encode_stats *st)
 {
 	const struct btfi_log *log = o ? &o->log : NULL;
+	bool no_narrow = o && o->sz > offsetof(struct btfi_encode_opts, no_narrow) && o->no_narrow;
 	struct btfi_writer *w = NULL;
 	struct btfi_types *ty = NULL;
 	struct esec *secs = NULL;
@@ -656,9 +693,15 @@ int btfi_encode(const struct btfi_scan *s, struct btf *base, const struct btfi_e
 		}
 		for (uint32_t k = 0; k < site->nlocs; k++) {
 			const struct btfi_loc *l = &s->locs[site->first_loc + k];
+			const struct btfi_func *f = &s->funcs[site->func];
 
-			hs[k] = l->kind == BTFI_LOC_NONE || !btfi_loc_encodable(l) ? -1
-				: btfi_writer_loc_param(w, l);
+			if (l->kind == BTFI_LOC_NONE || !btfi_loc_encodable(l) ||
+			    (no_narrow && k < f->nparams &&
+			     btfi_loc_narrowed(l, s->params[f->first_param + k].size))) {
+				hs[k] = -1;
+				continue;
+			}
+			hs[k] = btfi_writer_loc_param(w, l);
 			if (hs[k] < -1) {
 				err = hs[k];
 				goto out;
@@ -678,6 +721,10 @@ int btfi_encode(const struct btfi_scan *s, struct btf *base, const struct btfi_e
 	st->nloc_param = w->params.n;
 	st->nloc_proto = w->protos.n;
 	err = btfi_writer_finish(w, blob, sz);
+	if (!err) {
+		btfi_writer_dups(w, &st->ndup_same, &st->ndup_other);
+		st->nsites -= st->ndup_same + st->ndup_other;
+	}
 out:
 	if (err == -ENOMEM)
 		btfi_err(log, "%s: out of memory while encoding", s->path);

@@ -71,6 +71,9 @@ int btfi_writer_site(struct btfi_writer *w, const char *secname, uint32_t func_i
 		     int loc_proto, uint32_t offset);
 /* Serialize. *blob is malloc'ed. */
 int btfi_writer_finish(struct btfi_writer *w, void **blob, size_t *sz);
+/* After finish: entries dropped because an earlier one had the same
+ * (section, func, offset), with the same LOC_PROTO or another. */
+void btfi_writer_dups(const struct btfi_writer *w, uint32_t *same, uint32_t *other);
 
 /* Can `loc` be stored as a LOC_PARAM? (false: written as "no location") */
 bool btfi_loc_encodable(const struct btfi_loc *loc);
@@ -101,10 +104,15 @@ struct btfi_encode_opts {
 	size_t sz;
 	struct btfi_log log;
 	bool verbose;		/* counts on stderr */
+	/* Write a register narrower than its parameter (GCC's extension
+	 * idioms) as "no location", for readers that take LOC_PARAM size as
+	 * the type's size (docs/FORMAT.md, "Narrowed values"). */
+	bool no_narrow;
 };
 
 struct btfi_encode_stats {
 	uint32_t nsites, nsites_skipped;	/* skipped: no address/section */
+	uint32_t ndup_same, ndup_other;	/* same (func, offset): identical / another instance */
 	uint32_t nfuncs_base, nfuncs_split;	/* FUNC reused from base / added */
 	uint32_t nloc_param, nloc_proto, nlocsec;
 	double secs;
