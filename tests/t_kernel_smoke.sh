@@ -2,9 +2,9 @@
 # Kernel attach path on Debian's 6.1 under qemu: boots the VM, checks that
 # kprobes and /sys/kernel/btf/vmlinux work there, that the debug vmlinux's
 # .BTF is the running kernel's BTF, and that a BPF program (clang + libbpf
-# skeleton) loads and attaches through src/lib/attach_kprobe.c with bpf
+# skeleton) loads and attaches through src/lib/attach/attach_kprobe.c with bpf
 # cookies at symbol+0, symbol+offset, a KASLR-rebased absolute address and an
-# address from src/lib/kallsyms.c; clean detach; negative attaches; the
+# address from src/lib/attach/kallsyms.c; clean detach; negative attaches; the
 # base-BTF check refuses other BTFs.
 source "$(dirname "$0")/kernel/lib.sh"
 kernel_test_init smoke

@@ -33,7 +33,7 @@ fa_site=$(awk '/ksys_fallocate_/ && $2 ~ /^__x64_sys_fallocate\+/ { print $1 }' 
 [ -n "$bas_site" ] && [ -n "$fa_site" ] || fail "expected sites not in perf probe output"
 bas_site=${bas_site#p:btfi/}; fa_site=${fa_site#p:btfi/}
 
-# The project's scanner (src/lib/scan.c) must find a site in every caller
+# The project's scanner (src/lib/dwarf/scan.c) must find a site in every caller
 # perf found one in (the address may differ: perf probes DW_AT_entry_pc
 # even when it lies in an empty range, as in blk_execute_rq; the scanner
 # does not), and each of its sites must be a valid kprobe address in the

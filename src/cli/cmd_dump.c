@@ -23,7 +23,7 @@
 #include "btfinline.h"
 #include "cli.h"
 #include "json_pretty.h"
-#include "scan.h"
+#include "dwarf/scan.h"
 
 enum fmt { F_TEXT, F_JSON, F_PERF };
 

@@ -13,8 +13,10 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "cli.h"
-#include "scan.h"
-#include "btf_write.h"
+#include "dwarf/scan.h"
+#include "encode/encode.h"
+#include "format/btf_write.h"
+#include "format/elf_write.h"
 #include "elf_check.h"
 
 static int encode_usage(void)

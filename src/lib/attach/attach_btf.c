@@ -9,7 +9,7 @@
 #include <string.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
-#include "attach.h"
+#include "attach/attach.h"
 #include "log.h"
 
 /* Parameter names and count of FUNC id's prototype. */

@@ -12,8 +12,8 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
-#include "attach_kernel.h"
-#include "attach_kprobe.h"
+#include "attach/attach_kernel.h"
+#include "attach/attach_kprobe.h"
 #include "log.h"
 
 /* ---- kprobe blacklist ---- */

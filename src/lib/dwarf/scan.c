@@ -20,9 +20,9 @@
 #include <sys/stat.h>
 #include <dwarf.h>
 #include <gelf.h>
-#include "scan.h"
-#include "scan_priv.h"
-#include "dwexpr.h"
+#include "dwarf/scan.h"
+#include "dwarf/scan_priv.h"
+#include "dwarf/dwexpr.h"
 #include "elf_check.h"
 #include "log.h"
 

@@ -20,7 +20,7 @@
 #include <unistd.h>
 #include <linux/btf.h>
 #include <bpf/btf.h>
-#include "btf_write.h"
+#include "format/btf_format.h"
 #include "log.h"
 #include "elf_check.h"
 

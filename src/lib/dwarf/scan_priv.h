@@ -4,7 +4,7 @@
 #define BTFI_SCAN_PRIV_H
 
 #include <elfutils/libdw.h>
-#include "scan.h"
+#include "dwarf/scan.h"
 
 struct u64map {			/* open addressing, key 0 = empty */
 	uint64_t *keys;

@@ -17,7 +17,7 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
-#include "attach.h"
+#include "attach/attach.h"
 #include "log.h"
 
 /* ---- ELF facts ---- */

@@ -11,7 +11,7 @@
 #include <linux/btf.h>
 #include <bpf/libbpf.h>
 #include <bpf/btf.h>
-#include "attach_kprobe.h"
+#include "attach/attach_kprobe.h"
 #include "log.h"
 
 #define KPROBE_PMU_DIR "/sys/bus/event_source/devices/kprobe"
