@@ -17,7 +17,7 @@
 #include "encode/encode.h"
 #include "format/btf_write.h"
 #include "format/elf_write.h"
-#include "elf_check.h"
+#include "elf_file.h"
 
 static int encode_usage(void)
 {

@@ -22,7 +22,7 @@
 #include <bpf/btf.h>
 #include "format/btf_format.h"
 #include "log.h"
-#include "elf_check.h"
+#include "elf_file.h"
 
 #define MAX_SECS 1024
 #define CP_SHIFT 2
