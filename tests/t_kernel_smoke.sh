@@ -37,7 +37,7 @@ abs=$(printf '0x%x' ${addrs[last]})
 echo "probe points: $func+$off and $abs"
 
 btf=$(vmlinux_btf)
-build_loader probe_smoke kallsyms attach_kprobe log
+build_loader probe_smoke attach/kallsyms attach/attach_kprobe format/base log
 # Two BTFs that must be refused: the kernel's with one string changed, and
 # the BTF of an unrelated program.
 cp "$btf" "$KOUT/changed.btf"
