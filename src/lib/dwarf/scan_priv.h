@@ -6,12 +6,7 @@
 #include <elfutils/libdw.h>
 #include "dwarf/scan.h"
 #include "elf_syms.h"
-
-struct u64map {			/* open addressing, key 0 = empty */
-	uint64_t *keys;
-	uint32_t *vals;
-	size_t cap, cnt;
-};
+#include "dwarf/u64map.h"
 
 struct scan_origin {		/* one root subprogram DIE */
 	uint32_t func;
