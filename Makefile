@@ -12,7 +12,9 @@ ifneq ($(SAN),)
 CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 LDFLAGS += -fsanitize=address,undefined
 endif
-override CFLAGS += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Iinclude -Isrc/lib -I$(BUILD) -D_GNU_SOURCE
+# WERROR=1 (CI): warnings fail the build.
+WERROR  ?=
+override CFLAGS += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wmissing-prototypes $(if $(WERROR),-Werror) -Iinclude -Isrc/lib -I$(BUILD) -D_GNU_SOURCE
 # Static binaries: without the dynamic loader the CLI starts in ~1.8 ms
 # instead of ~3.4 ms with six shared libraries (2.8 with only libc shared),
 # a large part of a `dump` of one function; they also copy into the test

@@ -90,4 +90,10 @@ int btfi_loc_to_spec(const struct btfi_loc *loc, struct btfi_arg_spec *a, const 
 struct btf;
 int btfi_entry_locs(const struct btf *btf, uint32_t proto_id, struct btfi_loc *locs, int max);
 
+/* Exported by attach.c for the kprobe path (attach_kernel.c), which shares
+ * the spec map and the policy check. */
+int btfi_spec_map_fd(struct bpf_program *prog, const struct btfi_log *log);
+int btfi_sites_policy(const struct btfi_attach_site *sites, size_t n, const char *what,
+		      const struct btfi_attach_core_opts *opts);
+
 #endif

@@ -74,9 +74,4 @@ int btfi_attach_ksites(struct bpf_program *prog, const struct btfi_attach_site *
 		       const struct btfi_attach_core_opts *opts,
 		       struct btfinline_link **out, struct btfi_kskips *skips);
 
-/* Exported by attach.c for this path. */
-int btfi_spec_map_fd(struct bpf_program *prog, const struct btfi_log *log);
-int btfi_sites_policy(const struct btfi_attach_site *sites, size_t n, const char *what,
-		      const struct btfi_attach_core_opts *opts);
-
 #endif
