@@ -231,6 +231,16 @@ static const char *str_at(const struct btfinline *bi, uint32_t off)
 	return btf__str_by_offset(bi->base, off);
 }
 
+/* The ELF section a LOCSEC name stands for: "inline.text" (the UAPI
+ * header's comment, bpftool's selftest, our writer) or ".text" (the
+ * kernel's btf_inline selftest); NULL for anything else. */
+static const char *locsec_sec(const char *nm)
+{
+	if (!strncmp(nm, "inline", 6) && nm[6])
+		return nm + 6;
+	return nm[0] == '.' && nm[1] ? nm : NULL;
+}
+
 static const char *name_of(const struct btfinline *bi, uint32_t id)
 {
 	const struct btf_type *t = ty(bi, id);
@@ -605,7 +615,7 @@ static int check_new(struct btfinline *bi, uint32_t id, const uint8_t *p)
 	} else if (kind == BTFI_KIND_LOCSEC) {
 		const char *nm = str_at(bi, name_off);
 
-		if (strncmp(nm, "inline", 6) || !nm[6])
+		if (!locsec_sec(nm))
 			return bad(bi, "type [%u] LOCSEC: name '%.64s' is not \"inline<section>\"%s", id,
 				   nm, name_off < bi->base_str_len ? " (base mismatch?)" : "");
 	}
@@ -740,7 +750,7 @@ static int cmp_func_ids(const void *a, const void *b, void *ctx)
 
 static uint32_t locsec_secno(const struct btfinline *bi, const uint8_t *t)
 {
-	const char *nm = str_at(bi, rd32(t)) + 6;
+	const char *nm = locsec_sec(str_at(bi, rd32(t)));
 
 	for (uint32_t s = 0; s < bi->nsecs; s++)
 		if (!strcmp(bi->secs[s].name, nm))
@@ -872,7 +882,7 @@ static int index_locsec(struct btfinline *bi, uint32_t id, uint32_t off)
 	}
 	bi->locsec_ids[bi->nlocsecs] = id;
 	bi->locsecs[bi->nlocsecs++] = off;
-	nm = str_at(bi, rd32(t)) + 6;
+	nm = locsec_sec(str_at(bi, rd32(t)));
 	for (s = 0; s < bi->nsecs; s++)
 		if (!strcmp(bi->secs[s].name, nm))
 			break;

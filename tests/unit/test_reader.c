@@ -379,6 +379,18 @@ static void test_order(const uint8_t *good, size_t sz, struct btf *base)
 		      "old order: site 0 locations (%d)", err);
 	}
 	btfinline__free(bi);
+	/* LOCSEC named ".text" (the kernel selftest's form): the tail of
+	 * "inline.text" in the string section. */
+	memcpy(b, good, sz);
+	p32(b, T_LOCSEC, 19 + 6);
+	bi = NULL;
+	err = btfinline__open_mem(b, sz, base, &qlog, &bi);
+	CHECK(!err && btfinline__func_sites(bi, "foo", &s) == 2 &&
+	      !strcmp(btfinline__sec_name(bi, s[0].secno), ".text"),
+	      "LOCSEC named .text: %d %s", err, lastmsg);
+	btfinline__free(bi);
+	p32(b, T_LOCSEC, 19 + 7);	/* "text": neither form */
+	expect_bad(NULL, &(struct broken){ "locsec-name-text", "is not \"inline<section>\"" }, b, sz, base);
 	/* layout over the last type record, then over the strings */
 	memcpy(b, good, sz);
 	p32(b, 24, T_END - HDR - 4);
