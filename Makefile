@@ -101,9 +101,9 @@ fuzz: asan fixtures
 INTEROP := $(BUILD)/interop
 ifneq ($(filter interop,$(MAKECMDGOALS)),)
 ifeq ($(LIBBPF_SRC),)
-$(error make interop needs LIBBPF_SRC=DIR, an upstream libbpf source tree (src/, include/): e.g. the search tool's fetch of github:libbpf/libbpf, then git -C /work/.mirror/libbpf+libbpf/repo archive HEAD | tar -x -C DIR)
+$(error make interop needs LIBBPF_SRC=DIR, an upstream libbpf source tree with src/ and include/ (a checkout of github.com/libbpf/libbpf: the search tool's fetch of github:libbpf/libbpf mirrors it, then git -C /work/.mirror/libbpf+libbpf/repo archive HEAD | tar -x -C DIR))
 endif
-ifeq ($(wildcard $(LIBBPF_SRC)/src/btf.c $(LIBBPF_SRC)/include/uapi/linux/btf.h),)
+ifneq ($(words $(wildcard $(LIBBPF_SRC)/src/btf.c $(LIBBPF_SRC)/include/uapi/linux/btf.h)),2)
 $(error LIBBPF_SRC=$(LIBBPF_SRC): no src/btf.c or include/uapi/linux/btf.h there (not a libbpf source tree))
 endif
 endif

@@ -22,6 +22,7 @@
  *   kind NAME COUNT BYTES                 (one per kind present in the split part)
  *   site LOCSEC FUNC base|split 0xOFF [name=LOC]...
  *   sites N functions N sections N
+ *   order strict|unsorted (N ...)        (LOCSEC entries strictly increasing in (func, offset))
  *   raw parsed identical|differs ... ; raw reserialized identical|differs ...
  * LOC: none | reg(R)/SIZE/S | reg_pair(R,R)/SIZE/S | reg_offset(R+-0xO)/SIZE/S |
  *      mem(R[+-0xO])/SIZE/S | const(0xV)/SIZE/S | addr(0xV)/SIZE/S, where S is
@@ -317,7 +318,7 @@ static int cmp_u32(const void *a, const void *b)
 
 int main(int argc, char **argv)
 {
-	__u64 kcnt[128] = {}, kbytes[128] = {}, tbytes = 0, nsites = 0;
+	__u64 kcnt[128] = {}, kbytes[128] = {}, tbytes = 0, nsites = 0, nunordered = 0;
 	const char *out_path = NULL, *base_path, *blob_path;
 	const struct btf_header *hdr;
 	struct btf *base, *btf;
@@ -355,8 +356,10 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	blob = read_blob(blob_path, &blob_sz);
-	if (!blob)
+	if (!blob) {
+		btf__free(base);
 		return 1;
+	}
 	btf = btf__new_split(blob, blob_sz, base);
 	if (!btf) {
 		err = -errno;
@@ -364,6 +367,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "check: %s: upstream btf__new_split() failed: %s\n", blob_path,
 			strerror(-err));
 		printf("parsed no\n");
+		btf__free(base);
+		free(blob);
 		return 1;
 	}
 	printf("parsed ok\n");
@@ -424,6 +429,10 @@ int main(int argc, char **argv)
 		for (i = 0; i < btf_vlen(t); i++) {
 			bad += print_site(btf, start_id, name, &e[i]);
 			funcs[nsites++] = e[i].func;
+			/* upstream's tests expect offsets strictly increasing per function */
+			if (i && (e[i].func < e[i - 1].func ||
+				  (e[i].func == e[i - 1].func && e[i].offset <= e[i - 1].offset)))
+				nunordered++;
 		}
 	}
 	if (nsites) {
@@ -432,6 +441,9 @@ int main(int argc, char **argv)
 			nf += !i || funcs[i] != funcs[i - 1];
 	}
 	printf("sites %llu functions %u sections %u\n", (unsigned long long)nsites, nf, nsec);
+	printf("order %s (%llu entries not after their predecessor in (func, offset))\n",
+	       nunordered ? "unsorted" : "strict", (unsigned long long)nunordered);
+	bad += nunordered > 0;
 
 	/* As parsed, btf__raw_data() is libbpf's copy of the input. */
 	if (raw_sz != blob_sz || memcmp(raw, blob, blob_sz)) {
