@@ -26,10 +26,13 @@ else
 LIBS    := -Wl,-Bstatic $(LIBS_A) -Wl,-Bdynamic
 endif
 
-LIB_SRCS := $(wildcard src/lib/*.c)
+LIB_SRCS := $(wildcard src/lib/*.c src/lib/*/*.c)
 CLI_SRCS := $(wildcard src/cli/*.c)
 BPF_SRCS := $(wildcard src/bpf/*.bpf.c)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+# What the reader fuzzer (tests/fuzz/run.sh) links: the reader, and the
+# writer its seed blobs come from.
+READER_SRCS := $(wildcard src/lib/format/btf_*.c) src/lib/elf_file.c src/lib/log.c src/lib/names.c
 
 LIB_OBJS := $(patsubst src/lib/%.c,$(BUILD)/lib/%.o,$(LIB_SRCS))
 CLI_OBJS := $(patsubst src/cli/%.c,$(BUILD)/cli/%.o,$(CLI_SRCS))
@@ -42,7 +45,7 @@ BIN := $(BUILD)/btfinline
 # Keep generated BPF objects and skeletons: tests build against them.
 .SECONDARY:
 
-.PHONY: all deps run check check-fast asan fuzz fixtures unit interop clean
+.PHONY: all deps run check check-fast asan fuzz fixtures unit interop clean print-reader-srcs
 all: $(BIN) $(LIB)
 
 deps:
@@ -54,11 +57,11 @@ $(BUILD)/%.bpf.o: src/bpf/%.bpf.c include/btfinline.bpf.h $(wildcard src/bpf/*.h
 $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
 	$(BPFTOOL) gen skeleton $< > $@.tmp && mv $@.tmp $@
 
-$(BUILD)/lib/%.o: src/lib/%.c $(wildcard src/lib/*.h include/*.h) $(SKELS) | $(BUILD)
+$(BUILD)/lib/%.o: src/lib/%.c $(wildcard src/lib/*.h src/lib/*/*.h include/*.h) $(SKELS) | $(BUILD)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
 
-$(BUILD)/cli/%.o: src/cli/%.c $(wildcard src/cli/*.h src/lib/*.h include/*.h) $(SKELS) | $(BUILD)
+$(BUILD)/cli/%.o: src/cli/%.c $(wildcard src/cli/*.h src/lib/*.h src/lib/*/*.h include/*.h) $(SKELS) | $(BUILD)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Isrc/cli -c $< -o $@
 
@@ -73,6 +76,9 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB) $(wildcard tests/unit/*.h)
 	$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(LIB) $(LIBS) $(LDFLAGS)
 
 unit: $(UNIT_BINS)
+
+print-reader-srcs:
+	@echo $(READER_SRCS)
 
 $(BUILD):
 	@mkdir -p $(BUILD)

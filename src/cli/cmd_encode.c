@@ -13,9 +13,12 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "cli.h"
-#include "scan.h"
-#include "btf_write.h"
-#include "elf_check.h"
+#include "dwarf/scan.h"
+#include "encode/encode.h"
+#include "format/btf_write.h"
+#include "format/base.h"
+#include "format/elf_write.h"
+#include "elf_file.h"
 
 static int encode_usage(void)
 {
@@ -81,22 +84,6 @@ static const char *err_str(int err, char *buf, size_t n)
 	return strerror(err);
 }
 
-/* File type by magic: 'E' ELF, 'B' BTF (either byte order), 0 else. */
-static char file_magic(const char *path)
-{
-	unsigned char m[4] = { 0 };
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n = fd >= 0 ? pread(fd, m, 4, 0) : -1;
-
-	if (fd >= 0)
-		close(fd);
-	if (n == 4 && !memcmp(m, "\177ELF", 4))
-		return 'E';
-	if (n >= 2 && ((m[0] == 0x9f && m[1] == 0xeb) || (m[0] == 0xeb && m[1] == 0x9f)))
-		return 'B';
-	return 0;
-}
-
 /*
  * The base the blob extends: ELF's own .BTF, or --base. A --base must be
  * what ELF ships when ELF has a .BTF (the blob's ids and string offsets
@@ -105,7 +92,8 @@ static char file_magic(const char *path)
  */
 static struct btf *open_base(const char *path, const char *base_path)
 {
-	char eb[128], magic;
+	char eb[128];
+	enum btfi_file_kind kind;
 	struct btf *base, *own;
 
 	if (!base_path) {
@@ -119,12 +107,12 @@ static struct btf *open_base(const char *path, const char *base_path)
 		fprintf(stderr, "btfinline: %s: %s\n", base_path, strerror(errno));
 		return NULL;
 	}
-	magic = file_magic(base_path);
-	if (!magic) {
+	kind = btfi_file_kind(base_path);
+	if (kind == BTFI_FILE_OTHER) {
 		fprintf(stderr, "btfinline: %s: base is not an ELF file or a BTF blob\n", base_path);
 		return NULL;
 	}
-	if (magic == 'E' && btfi_elf_check_file(base_path, NULL))
+	if (kind == BTFI_FILE_ELF && btfi_elf_check_file(base_path, NULL))
 		return NULL;
 	base = btf__parse(base_path, NULL);
 	if (!base) {
@@ -134,18 +122,16 @@ static struct btf *open_base(const char *path, const char *base_path)
 	}
 	own = btf__parse_elf(path, NULL);
 	if (own) {
-		uint32_t a, b;
-		const void *x = btf__raw_data(own, &a), *y = btf__raw_data(base, &b);
-		bool same = x && y && a == b && !memcmp(x, y, a);
+		struct btfi_base_diff d;
+		int err = btfi_base_same(own, base, &d);
 
-		if (!same) {
-			fprintf(stderr, "btfinline: %s: base %s is not this file's own .BTF (%u vs %u types, %u vs %u bytes)\n",
-				path, base_path, btf__type_cnt(own) - 1, btf__type_cnt(base) - 1, a, b);
-			btf__free(own);
+		btf__free(own);
+		if (err) {
+			fprintf(stderr, "btfinline: %s: base %s is not this file's own .BTF (%u vs %u types, %zu vs %zu bytes)\n",
+				path, base_path, d.ntypes[0], d.ntypes[1], d.size[0], d.size[1]);
 			btf__free(base);
 			return NULL;
 		}
-		btf__free(own);
 	}
 	return base;
 }

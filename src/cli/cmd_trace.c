@@ -18,7 +18,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "btfinline.h"
-#include "attach.h"
+#include "attach/attach.h"
 #include "cli.h"
 #include "trace_fmt.h"
 #include "trace_sym.h"

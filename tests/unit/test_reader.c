@@ -408,7 +408,7 @@ static void test_dup_sites(struct btf *base)
 	struct btfi_writer *w;
 	const struct btfinline_site *s;
 	struct btfinline *bi = NULL;
-	uint32_t same = 0, other = 0;
+	struct btfi_writer_counts cnt;
 	int h0, h1, p0, p1, err;
 	void *blob = NULL;
 	size_t sz;
@@ -426,8 +426,9 @@ static void test_dup_sites(struct btf *base)
 	err = err ?: btfi_writer_site(w, ".text", 3, p1, 0x10);	/* identical */
 	err = err ?: btfi_writer_finish(w, &blob, &sz);
 	CHECK(!err, "dup sites: writer %d", err);
-	btfi_writer_dups(w, &same, &other);
-	CHECK(same == 2 && other == 1, "dup sites: %u identical, %u other dropped", same, other);
+	btfi_writer_counts(w, &cnt);
+	CHECK(cnt.ndup_same == 2 && cnt.ndup_other == 1, "dup sites: %u identical, %u other dropped",
+	      cnt.ndup_same, cnt.ndup_other);
 	btfi_writer_free(w);
 	if (err)
 		return;

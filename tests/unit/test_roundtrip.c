@@ -13,8 +13,9 @@
 #include <string.h>
 #include <bpf/btf.h>
 #include "btfinline.h"
-#include "btf_write.h"
-#include "scan.h"
+#include "encode/encode.h"
+#include "format/btf_write.h"
+#include "dwarf/scan.h"
 
 struct strs {
 	char **v;

@@ -20,10 +20,10 @@
 #include <sys/stat.h>
 #include <dwarf.h>
 #include <gelf.h>
-#include "scan.h"
-#include "scan_priv.h"
-#include "dwexpr.h"
-#include "elf_check.h"
+#include "dwarf/scan.h"
+#include "dwarf/scan_priv.h"
+#include "dwarf/dwexpr.h"
+#include "elf_file.h"
 #include "log.h"
 
 #define NO_IDX UINT32_MAX
@@ -166,25 +166,14 @@ static int check_elf(struct btfi_scan *s, struct scan_priv *p, off_t fsize)
 	return 0;
 }
 
-static int sym_cmp(const void *a, const void *b)
-{
-	const struct scan_sym *x = a, *y = b;
-
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
-
 static int load_elf_tables(struct btfi_scan *s, struct scan_priv *p)
 {
-	Elf_Scn *scn = NULL, *symscn = NULL, *dynscn = NULL;
+	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
 
 	while ((scn = elf_nextscn(s->elf, scn))) {
 		if (!gelf_getshdr(scn, &sh))
 			continue;
-		if (sh.sh_type == SHT_SYMTAB)
-			symscn = scn;
-		else if (sh.sh_type == SHT_DYNSYM)
-			dynscn = scn;
 		if ((sh.sh_flags & (SHF_ALLOC | SHF_EXECINSTR)) == (SHF_ALLOC | SHF_EXECINSTR) &&
 		    sh.sh_size) {
 			if (GROW(p->secs, p->secs_cap, p->nsecs + 1))
@@ -193,53 +182,7 @@ static int load_elf_tables(struct btfi_scan *s, struct scan_priv *p)
 								 elf_ndxscn(scn) };
 		}
 	}
-	if (!symscn)
-		symscn = dynscn;
-	if (symscn) {
-		Elf_Data *d = elf_getdata(symscn, NULL);
-		size_t i, n;
-
-		gelf_getshdr(symscn, &sh);
-		n = d && sh.sh_entsize ? d->d_size / sh.sh_entsize : 0;
-		for (i = 0; i < n; i++) {
-			GElf_Sym sym;
-			const char *name;
-
-			if (!gelf_getsym(d, i, &sym) || !sym.st_value ||
-			    (GELF_ST_TYPE(sym.st_info) != STT_FUNC &&
-			     GELF_ST_TYPE(sym.st_info) != STT_GNU_IFUNC))
-				continue;
-			name = elf_strptr(s->elf, sh.sh_link, sym.st_name);
-			if (!name)
-				continue;
-			if (GROW(p->syms, p->syms_cap, p->nsyms + 1))
-				return -ENOMEM;
-			p->syms[p->nsyms++] = (struct scan_sym){ sym.st_value, name };
-		}
-		if (p->nsyms)
-			qsort(p->syms, p->nsyms, sizeof(*p->syms), sym_cmp);
-	}
-	return 0;
-}
-
-static bool has_symbol(const struct scan_priv *p, uint64_t addr, const char *name)
-{
-	size_t lo = 0, hi = p->nsyms;
-
-	if (!name)
-		return false;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (p->syms[mid].addr < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (; lo < p->nsyms && p->syms[lo].addr == addr; lo++)
-		if (!strcmp(p->syms[lo].name, name))
-			return true;
-	return false;
+	return btfi_syms_load(s->elf, &p->syms);
 }
 
 static uint16_t addr_shndx(struct scan_priv *p, uint64_t addr)
@@ -887,7 +830,7 @@ static int add_ool(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
 	f->nool++;
 	if (!f->ool_addr)
 		f->ool_addr = entry;
-	if (!f->has_symbol && has_symbol(p, entry, f->name)) {
+	if (!f->has_symbol && btfi_syms_has(&p->syms, entry, f->name)) {
 		f->has_symbol = true;
 		f->ool_addr = entry;
 	}
@@ -1265,7 +1208,7 @@ void btfi_scan_free(struct btfi_scan *s)
 		free(p->poffs);
 		free(p->tmp);
 		free(p->ranges);
-		free(p->syms);
+		btfi_syms_free(&p->syms);
 		free(p->secs);
 		free(p->fnames);
 	}

@@ -20,9 +20,9 @@
 #include <unistd.h>
 #include <linux/btf.h>
 #include <bpf/btf.h>
-#include "btf_write.h"
+#include "format/btf_format.h"
 #include "log.h"
-#include "elf_check.h"
+#include "elf_file.h"
 
 #define MAX_SECS 1024
 #define CP_SHIFT 2
@@ -1134,13 +1134,6 @@ static int elf_find(struct btfinline *bi, int fd, const char *path, const char *
 	return 0;
 }
 
-static bool is_elf(int fd)
-{
-	unsigned char m[4] = { 0 };
-
-	return pread(fd, m, 4, 0) == 4 && !memcmp(m, ELFMAG, SELFMAG);
-}
-
 /* Base BTF of a file we open: mapped and indexed by us (fast; libbpf only
  * when btfinline__btf() is asked for). */
 static int open_base(struct btfinline *bi, const char *path)
@@ -1155,7 +1148,7 @@ static int open_base(struct btfinline *bi, const char *path)
 		btfi_err(&bi->log, "%s: cannot open base BTF %s: %s", bi->name, path, strerror(-err));
 		return err;
 	}
-	if (is_elf(fd)) {
+	if (btfi_file_kind_fd(fd) == BTFI_FILE_ELF) {
 		err = elf_find(bi, fd, path, ".BTF", &off, &size, NULL, NULL);
 		if (!err && !size) {
 			btfi_err(&bi->log, "%s: %s has no .BTF section (run `pahole -J` first)", bi->name, path);
@@ -1228,7 +1221,7 @@ int btfinline__open(const char *path, const struct btfinline_open_opts *opts,
 			goto err;
 		}
 	}
-	elf = is_elf(fd);
+	elf = btfi_file_kind_fd(fd) == BTFI_FILE_ELF;
 	if (elf) {
 		err = elf_find(bi, fd, path, ".BTF.inline", &off, &size, &esecs, &nesecs);
 		if (!err && !size) {

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include "btfinline.h"
 #include "btfinline.bpf.h"
+#include "elf_file.h"
 
 /* Per-argument additions beyond the location: field chain, string hint. */
 struct btfi_arg_extra {
@@ -88,24 +89,5 @@ int btfi_loc_to_spec(const struct btfi_loc *loc, struct btfi_arg_spec *a, const 
  * writing at most max. */
 struct btf;
 int btfi_entry_locs(const struct btf *btf, uint32_t proto_id, struct btfi_loc *locs, int max);
-
-/* ELF facts the attach needs (attach.c): loadable segments, section
- * addresses, function symbols sorted by address. */
-struct btfi_elf_sym { uint64_t addr, size; const char *name; };
-struct btfi_elf_info {
-	struct { uint64_t vaddr, memsz, off; } *segs;	size_t nsegs;
-	struct { const char *name; uint64_t addr; } *secs;	size_t nsecs;
-	struct btfi_elf_sym *syms;	size_t nsyms;
-	char *strs;			/* owned copies of names */
-	bool pie;			/* ET_DYN */
-};
-int btfi_elf_info_load(const char *path, struct btfi_elf_info *ei, const struct btfi_log *log);
-void btfi_elf_info_free(struct btfi_elf_info *ei);
-int btfi_elf_vaddr_to_off(const struct btfi_elf_info *ei, uint64_t vaddr, uint64_t *off);
-/* Innermost function symbol containing addr, NULL if none. */
-int btfi_elf_sec_addr(const struct btfi_elf_info *ei, const char *name, uint64_t *addr);
-const struct btfi_elf_sym *btfi_elf_sym_at(const struct btfi_elf_info *ei, uint64_t addr);
-/* "sym+0xoff" or "0xaddr". */
-void btfi_elf_label(const struct btfi_elf_info *ei, uint64_t addr, char *buf, size_t len);
 
 #endif

@@ -9,8 +9,8 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "attach.h"
-#include "kallsyms.h"
+#include "attach/attach.h"
+#include "attach/kallsyms.h"
 
 #define BTFI_SYSFS_BTF		"/sys/kernel/btf/vmlinux"
 #define BTFI_SYSFS_INLINE	"/sys/kernel/btf/vmlinux.inline"
