@@ -47,7 +47,7 @@ BIN := $(BUILD)/btfinline
 # Keep generated BPF objects and skeletons: tests build against them.
 .SECONDARY:
 
-.PHONY: all deps run check check-fast asan fuzz fixtures unit clean print-reader-srcs
+.PHONY: all deps run check check-fast asan fuzz fixtures unit interop clean print-reader-srcs
 all: $(BIN) $(LIB)
 
 deps:
@@ -101,6 +101,38 @@ fuzz: asan fixtures
 	build-asan/btfinline encode $(BUILD)/fixtures/shapes-gcc-dw5 -o $(BUILD)/fixtures/shapes-gcc-dw5.enc
 	tests/fuzz/mutate_elf.py $(BUILD)/fixtures/shapes-gcc-dw5.enc 1000 build-asan/btfinline dump {} outer scale widen -p
 	tests/fuzz/mutate_elf.py $(BUILD)/fixtures/shapes-gcc-dw5.enc 300 build-asan/btfinline dump {} outer scale --why
+
+# Interop with upstream libbpf (not in `make check`: needs a source tree we
+# cannot download): builds LIBBPF_SRC's libbpf statically into
+# $(BUILD)/interop, the checker against its headers only, and runs it on
+# the fixtures' and the cached Debian kernel's blobs (tests/interop/run.sh).
+INTEROP := $(BUILD)/interop
+ifneq ($(filter interop,$(MAKECMDGOALS)),)
+ifeq ($(LIBBPF_SRC),)
+$(error make interop needs LIBBPF_SRC=DIR, an upstream libbpf source tree with src/ and include/ (a checkout of github.com/libbpf/libbpf: the search tool's fetch of github:libbpf/libbpf mirrors it, then git -C /work/.mirror/libbpf+libbpf/repo archive HEAD | tar -x -C DIR))
+endif
+ifneq ($(words $(wildcard $(LIBBPF_SRC)/src/btf.c $(LIBBPF_SRC)/include/uapi/linux/btf.h)),2)
+$(error LIBBPF_SRC=$(LIBBPF_SRC): no src/btf.c or include/uapi/linux/btf.h there (not a libbpf source tree))
+endif
+endif
+
+$(INTEROP)/root/lib/libbpf.a: FORCE
+	@mkdir -p $(INTEROP)/obj
+	$(MAKE) -C $(LIBBPF_SRC)/src BUILD_STATIC_ONLY=1 CC=$(CC) CFLAGS='-g -O2' \
+		OBJDIR=$(abspath $(INTEROP))/obj DESTDIR=$(abspath $(INTEROP))/root \
+		PREFIX= LIBDIR=/lib INCLUDEDIR=/include UAPIDIR=/include \
+		install install_uapi_headers
+
+# Only the upstream tree's installed headers: -I comes before /usr/include,
+# and check.c fails to compile on Debian's 1.1 headers.
+$(INTEROP)/check: tests/interop/check.c $(INTEROP)/root/lib/libbpf.a
+	$(CC) -O2 -g -std=gnu11 -Wall -Wextra -Wno-unused-parameter -D_GNU_SOURCE \
+		-I$(INTEROP)/root/include -o $@ $< $(INTEROP)/root/lib/libbpf.a -lelf -lz
+
+interop: all fixtures $(INTEROP)/check
+	tests/interop/run.sh $(BUILD)
+
+FORCE:
 
 run: deps
 	$(MAKE) all
