@@ -11,6 +11,7 @@
 #include <bpf/libbpf.h>
 #include "attach/attach.h"
 #include "log.h"
+#include "opts.h"
 
 /* Parameter names and count of FUNC id's prototype. */
 static int func_params(const struct btf *btf, uint32_t func_id, uint32_t *proto_id,
@@ -148,15 +149,19 @@ struct btfinline_link *btfinline_attach_uprobe(struct bpf_program *prog, int pid
 	struct btfi_log log = { 0 };
 	int err;
 
-	if (opts && opts->sz >= offsetof(struct btfinline_attach_opts, log) + sizeof(opts->log))
+	if (OPTS_HAS(opts, log))
 		log = opts->log;
+	if (!OPTS_VALID(opts, btfinline_attach_opts, &log)) {
+		errno = EINVAL;
+		return NULL;
+	}
 	if (!prog || !binary || !func) {
 		btfi_err(&log, "attach: program, binary and function are required");
 		errno = EINVAL;
 		return NULL;
 	}
-	if (opts && opts->bi) {
-		bi = opts->bi;
+	if (OPTS_GET(opts, bi, NULL)) {
+		bi = OPTS_GET(opts, bi, NULL);
 	} else {
 		BTFI_OPTS(btfinline_open_opts, oo, .log = log);
 
@@ -164,17 +169,17 @@ struct btfinline_link *btfinline_attach_uprobe(struct bpf_program *prog, int pid
 		if (err)
 			goto out;
 	}
-	err = btfi_collect_sites(bi, binary, func, opts && opts->no_entry,
-				 opts ? opts->filter : NULL, opts ? opts->filter_ctx : NULL,
+	err = btfi_collect_sites(bi, binary, func, OPTS_GET(opts, no_entry, false),
+				 OPTS_GET(opts, filter, NULL), OPTS_GET(opts, filter_ctx, NULL),
 				 &log, &sl);
 	if (err)
 		goto out;
-	co.policy = opts ? opts->policy : BTFI_ALL_OR_NONE;
+	co.policy = OPTS_GET(opts, policy, BTFI_ALL_OR_NONE);
 	co.log = log;
 	err = btfi_attach_sites(prog, pid, binary, sl.sites, sl.cnt, &co, &link);
 out:
 	btfi_site_list_free(&sl);
-	if (bi && (!opts || bi != opts->bi))
+	if (bi && bi != OPTS_GET(opts, bi, NULL))
 		btfinline__free(bi);
 	if (err)
 		errno = -err;

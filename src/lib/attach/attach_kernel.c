@@ -16,6 +16,7 @@
 #include "attach/attach_kprobe.h"
 #include "elf_file.h"
 #include "log.h"
+#include "opts.h"
 
 /* ---- kprobe blacklist ---- */
 
@@ -202,7 +203,7 @@ static void keep_msg(void *ctx, const char *msg)
 static int check_base_file(const char *file, const char *what, const struct btfi_log *log)
 {
 	struct msgbuf m = { { 0 } };
-	struct btfi_log ml = { keep_msg, &m };
+	struct btfi_log ml = { .fn = keep_msg, .ctx = &m };
 	struct btf *b;
 	int err;
 
@@ -303,7 +304,7 @@ int btfi_collect_ksites(struct btfinline *bi, const struct btfi_ksyms *ks,
 {
 	const struct btf *btf = btfinline__btf(bi);
 	const struct btfinline_site *first;
-	struct btfi_log quiet = { drop_msg, NULL };
+	struct btfi_log quiet = { .fn = drop_msg };
 	size_t n, before = out->cnt, nskip0 = skips->n;
 	bool known = false;
 
@@ -563,15 +564,19 @@ struct btfinline_link *btfinline_attach_kprobe(struct bpf_program *prog, const c
 	struct btfi_log log = { 0 };
 	int err;
 
-	if (opts && opts->sz >= offsetof(struct btfinline_attach_opts, log) + sizeof(opts->log))
+	if (OPTS_HAS(opts, log))
 		log = opts->log;
+	if (!OPTS_VALID(opts, btfinline_attach_opts, &log)) {
+		errno = EINVAL;
+		return NULL;
+	}
 	if (!prog || !func) {
 		btfi_err(&log, "attach: program and function are required");
 		errno = EINVAL;
 		return NULL;
 	}
-	if (opts && opts->bi)
-		bi = opts->bi;
+	if (OPTS_GET(opts, bi, NULL))
+		bi = OPTS_GET(opts, bi, NULL);
 	else if ((err = btfi_kernel_inline_open(NULL, NULL, &log, &bi)))
 		goto out;
 	{
@@ -581,24 +586,24 @@ struct btfinline_link *btfinline_attach_kprobe(struct bpf_program *prog, const c
 			goto out;
 	}
 	btfi_kblacklist_load(NULL, &bl);
-	err = btfi_collect_ksites(bi, ks, &bl, func, opts && opts->no_entry,
-				  opts ? opts->filter : NULL, opts ? opts->filter_ctx : NULL,
+	err = btfi_collect_ksites(bi, ks, &bl, func, OPTS_GET(opts, no_entry, false),
+				  OPTS_GET(opts, filter, NULL), OPTS_GET(opts, filter_ctx, NULL),
 				  &log, &sl, &skips);
 	if (err)
 		goto out;
-	co.policy = opts ? opts->policy : BTFI_ALL_OR_NONE;
+	co.policy = OPTS_GET(opts, policy, BTFI_ALL_OR_NONE);
 	co.kernel = true;
 	co.log = log;
 	err = btfi_attach_ksites(prog, sl.sites, sl.cnt,
 				 btfi_ksyms_kaslr_delta(ks, BTFI_X86_64_LINK_TEXT), &bl, &co, &link, &skips);
-	if (!err && skips.n)	/* informational, once */
-		btfi_err(&log, "kernel: %s: %zu site%s skipped: %s", func, skips.n,
+	if (!err && skips.n)
+		btfi_info(&log, "kernel: %s: %zu site%s skipped: %s", func, skips.n,
 			 skips.n > 1 ? "s" : "", skips.text);
 out:
 	btfi_site_list_free(&sl);
 	btfi_kblacklist_free(&bl);
 	btfi_ksyms_free(ks);
-	if (bi && (!opts || bi != opts->bi))
+	if (bi && bi != OPTS_GET(opts, bi, NULL))
 		btfinline__free(bi);
 	if (err)
 		errno = -err;

@@ -22,6 +22,7 @@
 #include <bpf/btf.h>
 #include "format/btf_format.h"
 #include "log.h"
+#include "opts.h"
 #include "elf_file.h"
 
 #define MAX_SECS 1024
@@ -1201,10 +1202,13 @@ int btfinline__open(const char *path, const struct btfinline_open_opts *opts,
 	if (!bi)
 		return -ENOMEM;
 	bi->name = path;
-	if (opts && opts->sz >= offsetof(struct btfinline_open_opts, log) + sizeof(opts->log))
+	if (OPTS_HAS(opts, log))
 		bi->log = opts->log;
-	if (opts && opts->sz >= offsetof(struct btfinline_open_opts, base_path) + sizeof(char *))
-		base_path = opts->base_path;
+	if (!OPTS_VALID(opts, btfinline_open_opts, &bi->log)) {
+		free(bi);
+		return -EINVAL;
+	}
+	base_path = OPTS_GET(opts, base_path, NULL);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		err = -errno;
