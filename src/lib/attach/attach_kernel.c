@@ -263,27 +263,6 @@ int btfi_kernel_inline_open(const char *blob, const char *base_file,
 
 /* ---- sites ---- */
 
-static int func_params(const struct btf *btf, uint32_t func_id, uint32_t *proto_id,
-		       const char ***names, uint32_t *n, struct btfi_site_list *l)
-{
-	const struct btf_type *f = btf__type_by_id(btf, func_id), *p;
-	const struct btf_param *pp;
-
-	if (!f || !btf_is_func(f) || !(p = btf__type_by_id(btf, f->type)) || !btf_is_func_proto(p))
-		return -EINVAL;
-	*proto_id = f->type;
-	*n = btf_vlen(p);
-	pp = btf_params(p);
-	if (*n && !pp[*n - 1].type)
-		(*n)--;
-	*names = btfi_site_list_alloc(l, (*n + 1) * sizeof(char *));
-	if (!*names)
-		return -ENOMEM;
-	for (uint32_t i = 0; i < *n; i++)
-		(*names)[i] = btf__name_by_offset(btf, pp[i].name_off);
-	return 0;
-}
-
 static void klabel(const struct btfi_ksyms *ks, uint64_t addr, char *buf, size_t len)
 {
 	const struct btfi_ksym *s = btfi_ksyms_by_addr(ks, addr);
@@ -354,7 +333,7 @@ int btfi_collect_ksites(struct btfinline *bi, const struct btfi_ksyms *ks,
 			btfi_err(log, "kernel: %s: bad site %s", func, label);
 			return cnt;
 		}
-		err = func_params(btf, s->func_id, &proto, &as->arg_names, &as->nargs, out);
+		err = btfi_func_params(btf, s->func_id, &proto, &as->arg_names, &as->nargs, out);
 		if (err == -ENOMEM)
 			goto nomem;
 		if (err) {	/* no FUNC_PROTO: count from LOC_PROTO, no names */
@@ -397,7 +376,7 @@ int btfi_collect_ksites(struct btfinline *bi, const struct btfi_ksyms *ks,
 					 (unsigned long long)sym->addr);
 			else
 				snprintf(as->label, sizeof(as->label), "%s (entry)", func);
-			if (fid <= 0 || func_params(btf, fid, &proto, &as->arg_names, &as->nargs, out)) {
+			if (fid <= 0 || btfi_func_params(btf, fid, &proto, &as->arg_names, &as->nargs, out)) {
 				as->nargs = 0;	/* no prototype: hits without arguments */
 				continue;
 			}
@@ -549,63 +528,4 @@ err:
 	else
 		close(map_fd);
 	return err ? err : -EINVAL;
-}
-
-struct btfinline_link *btfinline_attach_kprobe(struct bpf_program *prog, const char *func,
-					       const struct btfinline_attach_opts *opts)
-{
-	BTFI_OPTS(btfi_attach_core_opts, co);
-	struct btfi_site_list sl = { 0 };
-	struct btfi_kblacklist bl = { 0 };
-	struct btfinline_link *link = NULL;
-	struct btfi_kskips skips = { 0 };
-	struct btfi_ksyms *ks = NULL;
-	struct btfinline *bi = NULL;
-	struct btfi_log log = { 0 };
-	int err;
-
-	if (OPTS_HAS(opts, log))
-		log = opts->log;
-	if (!OPTS_VALID(opts, btfinline_attach_opts, &log)) {
-		errno = EINVAL;
-		return NULL;
-	}
-	if (!prog || !func) {
-		btfi_err(&log, "attach: program and function are required");
-		errno = EINVAL;
-		return NULL;
-	}
-	if (OPTS_GET(opts, bi, NULL))
-		bi = OPTS_GET(opts, bi, NULL);
-	else if ((err = btfi_kernel_inline_open(NULL, NULL, &log, &bi)))
-		goto out;
-	{
-		BTFI_OPTS(btfi_ksyms_opts, kso, .log = log);
-
-		if ((err = btfi_ksyms_load(&kso, &ks)))
-			goto out;
-	}
-	btfi_kblacklist_load(NULL, &bl);
-	err = btfi_collect_ksites(bi, ks, &bl, func, OPTS_GET(opts, no_entry, false),
-				  OPTS_GET(opts, filter, NULL), OPTS_GET(opts, filter_ctx, NULL),
-				  &log, &sl, &skips);
-	if (err)
-		goto out;
-	co.policy = OPTS_GET(opts, policy, BTFI_ALL_OR_NONE);
-	co.kernel = true;
-	co.log = log;
-	err = btfi_attach_ksites(prog, sl.sites, sl.cnt,
-				 btfi_ksyms_kaslr_delta(ks, BTFI_X86_64_LINK_TEXT), &bl, &co, &link, &skips);
-	if (!err && skips.n)
-		btfi_info(&log, "kernel: %s: %zu site%s skipped: %s", func, skips.n,
-			 skips.n > 1 ? "s" : "", skips.text);
-out:
-	btfi_site_list_free(&sl);
-	btfi_kblacklist_free(&bl);
-	btfi_ksyms_free(ks);
-	if (bi && bi != OPTS_GET(opts, bi, NULL))
-		btfinline__free(bi);
-	if (err)
-		errno = -err;
-	return err ? NULL : link;
 }
