@@ -22,3 +22,11 @@ void btfi_log_msg(const struct btfi_log *log, enum btfi_log_level level, const c
 	else
 		fprintf(stderr, "btfinline: %s\n", buf);
 }
+
+void btfi_log_keep(void *ctx, const char *msg)
+{
+	struct btfi_msgbuf *m = ctx;
+
+	if (!m->s[0])
+		snprintf(m->s, sizeof(m->s), "%s", msg);
+}

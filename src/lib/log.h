@@ -12,4 +12,12 @@ void btfi_log_msg(const struct btfi_log *log, enum btfi_log_level level, const c
 #define btfi_info(log, ...)	btfi_log_msg((log), BTFI_LOG_INFO, __VA_ARGS__)
 #define btfi_debug(log, ...)	btfi_log_msg((log), BTFI_LOG_DEBUG, __VA_ARGS__)
 
+/* A sink that keeps the first message, to add context before passing it
+ * on: struct btfi_log l = BTFI_LOG_KEEP(&m). */
+struct btfi_msgbuf {
+	char s[512];
+};
+void btfi_log_keep(void *ctx, const char *msg);
+#define BTFI_LOG_KEEP(buf) ((struct btfi_log){ .fn = btfi_log_keep, .ctx = (buf) })
+
 #endif

@@ -12,6 +12,7 @@
 #include "attach/attach_kernel.h"
 #include "log.h"
 #include "opts.h"
+#include "source/source.h"
 
 struct target {
 	const char *what;		/* for messages: the binary or "kernel" */
@@ -75,9 +76,9 @@ struct utarget {
 
 static int u_open(struct target *t, const struct btfi_log *log, struct btfinline **bi)
 {
-	BTFI_OPTS(btfinline_open_opts, oo, .log = *log);
+	BTFI_OPTS(btfi_source_opts, so, .log = *log);
 
-	return btfinline__open(t->what, &oo, bi);
+	return btfi_source_open(BTFI_TARGET_USER, t->what, &so, bi, NULL);
 }
 
 static int u_collect(struct target *t, struct btfinline *bi, const char *func, bool no_entry,
@@ -115,7 +116,9 @@ struct ktarget {
 
 static int k_open(struct target *t, const struct btfi_log *log, struct btfinline **bi)
 {
-	return btfi_kernel_inline_open(NULL, NULL, log, bi);
+	BTFI_OPTS(btfi_source_opts, so, .log = *log);
+
+	return btfi_source_open(BTFI_TARGET_KERNEL, NULL, &so, bi, NULL);
 }
 
 static int k_collect(struct target *t, struct btfinline *bi, const char *func, bool no_entry,

@@ -189,78 +189,6 @@ void btfi_kskips_add(struct btfi_kskips *sk, const char *label, const char *why)
 
 /* ---- inline info for the running kernel ---- */
 
-struct msgbuf { char s[512]; };
-
-static void keep_msg(void *ctx, const char *msg)
-{
-	struct msgbuf *m = ctx;
-
-	if (!m->s[0])
-		snprintf(m->s, sizeof(m->s), "%s", msg);
-}
-
-/* `file`'s BTF (an ELF's .BTF, or raw) must be the running kernel's. */
-static int check_base_file(const char *file, const char *what, const struct btfi_log *log)
-{
-	struct msgbuf m = { { 0 } };
-	struct btfi_log ml = { .fn = keep_msg, .ctx = &m };
-	struct btf *b;
-	int err;
-
-	b = btf__parse(file, NULL);
-	if (!b) {
-		err = -errno;
-		btfi_err(log, "%s: cannot read %s BTF: %s", file, what, strerror(-err));
-		return err;
-	}
-	err = btfi_check_base_matches(b, BTFI_SYSFS_BTF, &ml);
-	btf__free(b);
-	if (err)
-		btfi_err(log, "%s: %s", file, m.s);
-	return err;
-}
-
-int btfi_kernel_inline_open(const char *blob, const char *base_file,
-			    const struct btfi_log *log, struct btfinline **out)
-{
-	struct msgbuf m = { { 0 } };
-	BTFI_OPTS(btfinline_open_opts, oo, .base_path = BTFI_SYSFS_BTF,
-		  .log = { keep_msg, &m });
-	const char *path = blob ? blob : BTFI_SYSFS_INLINE;
-	int err;
-
-	*out = NULL;
-	if (access(BTFI_SYSFS_BTF, R_OK)) {
-		err = -errno;
-		btfi_err(log, "%s: %s (kernel without CONFIG_DEBUG_INFO_BTF?)", BTFI_SYSFS_BTF,
-			 strerror(errno));
-		return err;
-	}
-	if (!blob && access(path, R_OK)) {
-		btfi_err(log, "%s: not provided by this kernel; pass --inline-btf FILE "
-			 "(btfinline encode VMLINUX --raw FILE, from this kernel's debug vmlinux)", path);
-		return -ENOENT;
-	}
-	/* A raw blob does not name its base: the optional base file (what it
-	 * was encoded against) and an ELF's own .BTF are compared byte for
-	 * byte; the blob is then checked structurally against the live base. */
-	if (base_file && (err = check_base_file(base_file, "base", log)))
-		return err;
-	if (blob && btfi_file_kind(blob) == BTFI_FILE_ELF && (err = check_base_file(blob, "its", log)))
-		return err;
-	err = btfinline__open(path, &oo, out);
-	if (err) {
-		/* the reader's message names the file and the record */
-		if (err == -ENOENT || err == -EACCES || err == -ENOMEM || err == -EIO)
-			btfi_err(log, "%s", m.s);
-		else
-			btfi_err(log, "%s; not inline info for the running kernel (its BTF is %s)",
-				 m.s, BTFI_SYSFS_BTF);
-		return err == -EINVAL ? -ESTALE : err;
-	}
-	return 0;
-}
-
 /* ---- sites ---- */
 
 static void klabel(const struct btfi_ksyms *ks, uint64_t addr, char *buf, size_t len)
@@ -478,8 +406,8 @@ int btfi_attach_ksites(struct bpf_program *prog, const struct btfi_attach_site *
 
 	for (size_t i = 0; i < n; i++) {
 		const struct btfi_attach_site *s = &sites[i];
-		struct msgbuf m = { { 0 } };
-		BTFI_OPTS(btfi_kprobe_opts, ko, .pmu_type = pmu, .log = { keep_msg, &m });
+		struct btfi_msgbuf m = { { 0 } };
+		BTFI_OPTS(btfi_kprobe_opts, ko, .pmu_type = pmu, .log = BTFI_LOG_KEEP(&m));
 		struct btfi_site_spec spec;
 		struct bpf_link *pl;
 
