@@ -20,7 +20,7 @@ override CFLAGS += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wmissing-prot
 # a large part of a `dump` of one function; they also copy into the test
 # VM's initramfs as they are. ASan needs a dynamic libc: only the libraries
 # are static there.
-LIBS_A  := -lbpf -ldw -lelf -lz -llzma -lbz2
+LIBS_A  := -lbpf -ldw -lelf -lcapstone -lz -llzma -lbz2
 ifeq ($(SAN),)
 LDFLAGS += -static
 LIBS    := $(LIBS_A)
