@@ -47,7 +47,7 @@ BIN := $(BUILD)/btfinline
 # Keep generated BPF objects and skeletons: tests build against them.
 .SECONDARY:
 
-.PHONY: all deps run check check-fast asan fuzz fixtures unit interop clean print-reader-srcs
+.PHONY: all deps run check check-fast asan fuzz fixtures unit interop clean print-reader-srcs print-libs
 all: $(BIN) $(LIB)
 
 deps:
@@ -81,6 +81,10 @@ unit: $(UNIT_BINS)
 
 print-reader-srcs:
 	@echo $(READER_SRCS)
+
+# What a program linking libbtfinline.a needs after it (test helpers).
+print-libs:
+	@echo $(LIBS_A)
 
 $(BUILD):
 	@mkdir -p $(BUILD)
