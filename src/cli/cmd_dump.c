@@ -23,37 +23,16 @@
 #include "btfinline.h"
 #include "cli.h"
 #include "json_writer.h"
-#include "scan.h"
+#include "dwarf/scan.h"
+#include "elf_syms.h"
 
 enum fmt { F_TEXT, F_JSON, F_PERF };
-
-struct caller {
-	uint64_t addr;		/* site address */
-	char *name;		/* enclosing FUNC symbol, NULL if none */
-	uint64_t off;
-};
-
-#ifndef MIN
-#define MIN(a, b) ((a) < (b) ? (a) : (b))
-#endif
-
-/* Where the ELF symbol table is (read in chunks when needed, not kept:
- * vmlinux has 120k symbols, 2.9 MB, that a mapping would add to RSS);
- * its string table is mapped: only the pages of the callers' names are
- * read (one read per name was a third of a dump of 500 sites). */
-struct symtab {
-	int fd;
-	uint64_t symoff, stroff, strsz;
-	size_t nsyms;
-	void *strmap;		size_t strmap_len;
-	const char *strs;	/* NULL: not mapped, pread the names */
-};
 
 struct dump {
 	const char *path;
 	struct btfinline *bi;
 	enum fmt fmt;
-	struct symtab st;
+	struct btfi_symtab st;
 	struct json_writer jw;		/* -j, -p */
 	/* --why: the DWARF of why_path says why an argument has no location
 	 * (the format keeps no reason). Scanned once, before any output. */
@@ -246,186 +225,6 @@ static bool perf_arg(const struct btfi_loc *l, char *buf, size_t n)
 	return true;
 }
 
-/* ---- ELF symbols: callers of the printed sites ---- */
-
-static int cmp_caller(const void *a, const void *b)
-{
-	const struct caller *x = a, *y = b;
-
-	return (x->addr > y->addr) - (x->addr < y->addr);
-}
-
-/* Find .symtab and its string table from the section headers (64-bit
- * little-endian ELF; anything else or malformed: no callers). */
-static void symtab_open(struct symtab *st, const char *path)
-{
-	Elf64_Ehdr eh;
-	Elf64_Shdr sh0, *sh = NULL;
-	struct stat sb;
-	size_t shnum;
-	int fd;
-
-	st->fd = -1;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	if (fstat(fd, &sb) || pread(fd, &eh, sizeof(eh), 0) != sizeof(eh) ||
-	    memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-	    eh.e_ident[EI_DATA] != ELFDATA2LSB || eh.e_shentsize != sizeof(Elf64_Shdr) || !eh.e_shoff)
-		goto out;
-	shnum = eh.e_shnum;
-	if (!shnum) {	/* extended numbering: count in section 0 */
-		if (pread(fd, &sh0, sizeof(sh0), eh.e_shoff) != sizeof(sh0))
-			goto out;
-		shnum = sh0.sh_size;
-	}
-	if (!shnum || shnum > (1u << 20) || eh.e_shoff > (uint64_t)sb.st_size ||
-	    shnum * sizeof(*sh) > (uint64_t)sb.st_size - eh.e_shoff)
-		goto out;
-	sh = malloc(shnum * sizeof(*sh));
-	if (!sh || pread(fd, sh, shnum * sizeof(*sh), eh.e_shoff) != (ssize_t)(shnum * sizeof(*sh)))
-		goto out;
-	for (size_t i = 0; i < shnum; i++) {
-		const Elf64_Shdr *s = &sh[i], *ss;
-
-		if (s->sh_type != SHT_SYMTAB || s->sh_entsize != sizeof(Elf64_Sym) ||
-		    s->sh_link >= shnum)
-			continue;
-		ss = &sh[s->sh_link];
-		if (s->sh_offset > (uint64_t)sb.st_size || s->sh_size > (uint64_t)sb.st_size - s->sh_offset ||
-		    ss->sh_offset > (uint64_t)sb.st_size || ss->sh_size > (uint64_t)sb.st_size - ss->sh_offset)
-			break;
-		st->symoff = s->sh_offset;
-		st->nsyms = s->sh_size / sizeof(Elf64_Sym);
-		st->stroff = ss->sh_offset;
-		st->strsz = ss->sh_size;
-		st->fd = fd;
-		fd = -1;
-		{
-			uint64_t a = st->stroff & ~(uint64_t)4095;
-
-			st->strmap_len = st->stroff - a + st->strsz;
-			st->strmap = st->strsz ? mmap(NULL, st->strmap_len, PROT_READ, MAP_PRIVATE,
-						      st->fd, a) : MAP_FAILED;
-			if (st->strmap == MAP_FAILED)
-				st->strmap = NULL;
-			else
-				st->strs = (const char *)st->strmap + (st->stroff - a);
-		}
-		break;
-	}
-out:
-	free(sh);
-	if (fd >= 0)
-		close(fd);
-}
-
-static void symtab_close(struct symtab *st)
-{
-	if (st->fd >= 0)
-		close(st->fd);
-	if (st->strmap)
-		munmap(st->strmap, st->strmap_len);
-	st->fd = -1;
-	st->strmap = NULL;
-	st->strs = NULL;
-}
-
-/* One pass over the FUNC symbols (unsorted in the file), read in chunks;
- * symbols outside [first, last] site address are skipped with two
- * compares, those that cover no granule holding a site with a bitmap
- * lookup (a few percent of vmlinux's get past it for hundreds of sites),
- * the others binary-search the sorted sites; only the names of matching
- * symbols are read. */
-static void find_callers(struct dump *d, struct caller *c, size_t n)
-{
-	const struct symtab *st = &d->st;
-	uint64_t lo_addr, hi_addr, *gbits = NULL;
-	unsigned gshift = 8;	/* 256-byte granules: about one per small function */
-	enum { CHUNK = 2048 };	/* symbols per read (48 KB) */
-	Elf64_Sym *buf;
-
-	if (n)
-		qsort(c, n, sizeof(*c), cmp_caller);
-	if (st->fd < 0 || !n)
-		return;
-	lo_addr = c[0].addr;
-	hi_addr = c[n - 1].addr;
-	/* At most 2^20 granules (128 KB of bits) whatever the span. */
-	while (((hi_addr - lo_addr) >> gshift) >= (1u << 20))
-		gshift++;
-	gbits = calloc((((hi_addr - lo_addr) >> gshift) >> 6) + 1, sizeof(*gbits));
-	/* Mapped and populated in one call: a first touch of each heap page
-	 * costs ~9 us on a VM (the 12 faults were 0.1 ms of a dump). */
-	buf = mmap(NULL, CHUNK * sizeof(*buf), PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-	if (buf == MAP_FAILED)
-		buf = NULL;
-	if (!gbits || !buf)
-		goto out;
-	for (size_t i = 0; i < n; i++) {
-		uint64_t g = (c[i].addr - lo_addr) >> gshift;
-
-		gbits[g >> 6] |= 1ull << (g & 63);
-	}
-	for (size_t i = 0; i < st->nsyms; i += CHUNK) {
-		size_t m = st->nsyms - i < CHUNK ? st->nsyms - i : CHUNK;
-
-		if (pread(st->fd, buf, m * sizeof(*buf), st->symoff + i * sizeof(*buf)) !=
-		    (ssize_t)(m * sizeof(*buf)))
-			break;
-		for (size_t k = 0; k < m; k++) {
-			const Elf64_Sym *sym = &buf[k];
-			uint64_t g, glast;
-			size_t lo = 0, hi = n;
-
-			if (sym->st_value > hi_addr || sym->st_value + sym->st_size <= lo_addr ||
-			    ELF64_ST_TYPE(sym->st_info) != STT_FUNC || !sym->st_size)
-				continue;
-			g = sym->st_value > lo_addr ? (sym->st_value - lo_addr) >> gshift : 0;
-			glast = sym->st_value + sym->st_size - 1 < hi_addr ?
-				(sym->st_value + sym->st_size - 1 - lo_addr) >> gshift :
-				(hi_addr - lo_addr) >> gshift;
-			while (g <= glast && !(gbits[g >> 6] & (1ull << (g & 63))))
-				g++;
-			if (g > glast)
-				continue;
-			while (lo < hi) {
-				size_t mid = (lo + hi) / 2;
-
-				if (c[mid].addr < sym->st_value)
-					lo = mid + 1;
-				else
-					hi = mid;
-			}
-			for (; lo < n && c[lo].addr - sym->st_value < sym->st_size; lo++) {
-				char name[256];
-				ssize_t got = -1;
-
-				if (sym->st_name >= st->strsz)
-					continue;
-				if (st->strs) {
-					got = strnlen(st->strs + sym->st_name,
-						      MIN(sizeof(name) - 1, st->strsz - sym->st_name));
-					memcpy(name, st->strs + sym->st_name, got);
-				} else {
-					got = pread(st->fd, name, sizeof(name) - 1, st->stroff + sym->st_name);
-				}
-				if (got <= 0)
-					continue;
-				name[got] = 0;
-				free(c[lo].name);
-				c[lo].name = strdup(name);
-				c[lo].off = c[lo].addr - sym->st_value;
-			}
-		}
-	}
-out:
-	if (buf)
-		munmap(buf, CHUNK * sizeof(*buf));
-	free(gbits);
-}
-
 static uint64_t site_addr(struct dump *d, const struct btfinline_site *s, bool *known)
 {
 	uint64_t base = 0;
@@ -529,7 +328,7 @@ static const char *why(struct dump *d, const char *name, const struct btfinline_
 /* Sites s[0..n) of one function, all of them or those at one address. */
 static int dump_sites(struct dump *d, const char *name, const struct btfinline_site *s, size_t n)
 {
-	struct caller *callers;
+	struct btfi_caller *callers;
 	char proto[1024], loc[128], pa[128];
 	struct btfi_loc locs[64];
 	const char *cls;
@@ -547,7 +346,7 @@ static int dump_sites(struct dump *d, const char *name, const struct btfinline_s
 
 		callers[i].addr = site_addr(d, &s[i], &known);
 	}
-	find_callers(d, callers, n);
+	btfi_symtab_callers(&d->st, callers, n);
 
 	if (d->fmt == F_TEXT)
 		printf("%s: %s inlined, %zu site%s\n  %s\n", name, cls, n, n == 1 ? "" : "s", proto);
@@ -567,7 +366,7 @@ static int dump_sites(struct dump *d, const char *name, const struct btfinline_s
 		int nl = btfinline__site_locs(d->bi, &s[i], locs, 64);
 		bool known;
 		uint64_t addr = site_addr(d, &s[i], &known);
-		struct caller key = { .addr = addr }, *c = bsearch(&key, callers, n, sizeof(*c), cmp_caller);
+		struct btfi_caller key = { .addr = addr }, *c = bsearch(&key, callers, n, sizeof(*c), btfi_caller_cmp);
 		const char *sec = btfinline__sec_name(d->bi, s[i].secno);
 
 		if (d->fmt == F_TEXT) {
@@ -836,10 +635,10 @@ static int cmd_dump(int argc, char **argv)
 	jw_init(&d.jw, stdout, pretty ? JSON_PRETTY : JSON_COMPACT);
 	/* Callers are named only for printed sites; the summary needs none. */
 	if (optind < argc || naddrs)
-		symtab_open(&d.st, d.path);
+		btfi_symtab_open(&d.st, d.path);
 	err = btfinline__open(d.path, &oo, &d.bi);
 	if (err) {
-		symtab_close(&d.st);
+		btfi_symtab_close(&d.st);
 		return 1;	/* the reader logged "FILE: problem" */
 	}
 	/* Before any output: a file without DWARF is one error line. */
@@ -868,7 +667,7 @@ static int cmd_dump(int argc, char **argv)
 	if (d.fmt == F_JSON)
 		jw_end_array(&d.jw);
 out:
-	symtab_close(&d.st);
+	btfi_symtab_close(&d.st);
 	btfinline__free(d.bi);
 	btfi_scan_free(d.scan);
 	free(d.scan_by_addr);

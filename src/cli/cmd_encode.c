@@ -13,9 +13,12 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "cli.h"
-#include "scan.h"
-#include "btf_write.h"
-#include "elf_check.h"
+#include "dwarf/scan.h"
+#include "encode/encode.h"
+#include "format/btf_write.h"
+#include "format/base.h"
+#include "format/elf_write.h"
+#include "elf_file.h"
 
 static bool same_file(const char *a, const char *b)
 {
@@ -69,22 +72,6 @@ static const char *err_str(int err, char *buf, size_t n)
 	return strerror(err);
 }
 
-/* File type by magic: 'E' ELF, 'B' BTF (either byte order), 0 else. */
-static char file_magic(const char *path)
-{
-	unsigned char m[4] = { 0 };
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n = fd >= 0 ? pread(fd, m, 4, 0) : -1;
-
-	if (fd >= 0)
-		close(fd);
-	if (n == 4 && !memcmp(m, "\177ELF", 4))
-		return 'E';
-	if (n >= 2 && ((m[0] == 0x9f && m[1] == 0xeb) || (m[0] == 0xeb && m[1] == 0x9f)))
-		return 'B';
-	return 0;
-}
-
 /*
  * The base the blob extends: ELF's own .BTF, or --base. A --base must be
  * what ELF ships when ELF has a .BTF (the blob's ids and string offsets
@@ -93,7 +80,8 @@ static char file_magic(const char *path)
  */
 static struct btf *open_base(const char *path, const char *base_path)
 {
-	char eb[128], magic;
+	char eb[128];
+	enum btfi_file_kind kind;
 	struct btf *base, *own;
 
 	if (!base_path) {
@@ -107,12 +95,12 @@ static struct btf *open_base(const char *path, const char *base_path)
 		fprintf(stderr, "btfinline: %s: %s\n", base_path, strerror(errno));
 		return NULL;
 	}
-	magic = file_magic(base_path);
-	if (!magic) {
+	kind = btfi_file_kind(base_path);
+	if (kind == BTFI_FILE_OTHER) {
 		fprintf(stderr, "btfinline: %s: base is not an ELF file or a BTF blob\n", base_path);
 		return NULL;
 	}
-	if (magic == 'E' && btfi_elf_check_file(base_path, NULL))
+	if (kind == BTFI_FILE_ELF && btfi_elf_check_file(base_path, NULL))
 		return NULL;
 	base = btf__parse(base_path, NULL);
 	if (!base) {
@@ -122,18 +110,16 @@ static struct btf *open_base(const char *path, const char *base_path)
 	}
 	own = btf__parse_elf(path, NULL);
 	if (own) {
-		uint32_t a, b;
-		const void *x = btf__raw_data(own, &a), *y = btf__raw_data(base, &b);
-		bool same = x && y && a == b && !memcmp(x, y, a);
+		struct btfi_base_diff d;
+		int err = btfi_base_same(own, base, &d);
 
-		if (!same) {
-			fprintf(stderr, "btfinline: %s: base %s is not this file's own .BTF (%u vs %u types, %u vs %u bytes)\n",
-				path, base_path, btf__type_cnt(own) - 1, btf__type_cnt(base) - 1, a, b);
-			btf__free(own);
+		btf__free(own);
+		if (err) {
+			fprintf(stderr, "btfinline: %s: base %s is not this file's own .BTF (%u vs %u types, %zu vs %zu bytes)\n",
+				path, base_path, d.ntypes[0], d.ntypes[1], d.size[0], d.size[1]);
 			btf__free(base);
 			return NULL;
 		}
-		btf__free(own);
 	}
 	return base;
 }
@@ -145,11 +131,12 @@ static int cmd_encode(int argc, char **argv)
 		{ "in-place", no_argument, NULL, 'i' },
 		{ "base", required_argument, NULL, 'b' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "no-narrow", no_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
 	const char *out = NULL, *raw = NULL, *base_path = NULL, *path;
-	bool in_place = false, verbose = false;
+	bool in_place = false, verbose = false, no_narrow = false;
 	struct btfi_scan *s = NULL;
 	struct btf *base = NULL;
 	struct btfi_encode_stats st;
@@ -167,6 +154,7 @@ static int cmd_encode(int argc, char **argv)
 		case 'i': in_place = true; break;
 		case 'b': base_path = optarg; break;
 		case 'v': verbose = true; break;
+		case 'N': no_narrow = true; break;
 		case 'h': cli_help(&cli_encode, stdout); return 0;
 		default: return cli_bad_option(&cli_encode, c, argv);
 		}
@@ -193,7 +181,8 @@ static int cmd_encode(int argc, char **argv)
 	if (err)
 		goto out;	/* the scan logged the reason */
 	t1 = now();
-	err = btfi_encode(s, base, &(struct btfi_encode_opts){ .sz = sizeof(struct btfi_encode_opts) },
+	err = btfi_encode(s, base, &(struct btfi_encode_opts){ .sz = sizeof(struct btfi_encode_opts),
+							       .no_narrow = no_narrow },
 			  &blob, &sz, &st);
 	if (err)
 		goto out;
@@ -206,9 +195,11 @@ static int cmd_encode(int argc, char **argv)
 	    btfi_elf_write_section(path, in_place ? path : out, ".BTF.inline", blob, sz, NULL))
 		goto out;
 	if (verbose)
-		fprintf(stderr, "%s: %u sites (%u skipped: no address/section), FUNCs %u from base + %u added, "
+		fprintf(stderr, "%s: %u sites (%u skipped: no address/section; at an address already taken "
+			"by the function: %u identical, %u other instances), FUNCs %u from base + %u added, "
 			"%u LOC_PARAM, %u LOC_PROTO; blob %zu bytes (%.2f bytes/site); scan %.2fs encode %.2fs write %.2fs\n",
-			path, st.nsites, st.nsites_skipped, st.nfuncs_base, st.nfuncs_split,
+			path, st.nsites, st.nsites_skipped, st.ndup_same, st.ndup_other,
+			st.nfuncs_base, st.nfuncs_split,
 			st.nloc_param, st.nloc_proto, sz, st.nsites ? (double)sz / st.nsites : 0.0,
 			t1 - t0, t2 - t1, now() - t2);
 	rc = 0;
@@ -222,7 +213,7 @@ out:
 const struct cli_cmd cli_encode = {
 	.name = "encode",
 	.fn = cmd_encode,
-	.synopsis = "encode ELF [-o OUT|--in-place] [--raw BLOB] [--base BTF] [-v]",
+	.synopsis = "encode ELF [-o OUT|--in-place] [--raw BLOB] [--base BTF] [--no-narrow] [-v]",
 	.summary = "DWARF + the file's .BTF -> .BTF.inline (split BTF with LOC_PARAM, LOC_PROTO, LOCSEC).",
 	.options =
 "  ELF           an ELF with DWARF, and .BTF (pahole -J) unless --base\n"
@@ -231,6 +222,8 @@ const struct cli_cmd cli_encode = {
 "  --raw BLOB    the .BTF.inline blob alone (also with -o or --in-place);\n"
 "                one of -o, --in-place, --raw is needed\n"
 "  --base BTF    base BTF (ELF or raw) instead of ELF's own .BTF\n"
+"  --no-narrow   write registers narrower than their parameter as no location\n"
+"                (for readers that take LOC_PARAM size as the type's size)\n"
 "  -v, --verbose counts and times on stderr\n"
 "  -h, --help    this text\n",
 };

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include "cli.h"
 #include "json_writer.h"
-#include "scan.h"
+#include "dwarf/scan.h"
 
 static const char *const policies[BTFI_PROBE__MAX] = {
 	[BTFI_PROBE_DEFAULT] = "default",

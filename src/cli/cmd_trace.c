@@ -18,7 +18,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "btfinline.h"
-#include "attach.h"
+#include "attach/attach.h"
 #include "cli.h"
 #include "json_writer.h"
 #include "trace_expr.h"

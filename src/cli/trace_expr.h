@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "attach.h"
+#include "attach/attach.h"
 
 struct btf;
 

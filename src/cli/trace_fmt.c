@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <bpf/btf.h>
-#include "attach.h"
+#include "attach/attach.h"
 #include "json_writer.h"
 #include "trace_fmt.h"
 

@@ -12,8 +12,8 @@
 #include <time.h>
 #include <sys/resource.h>
 #include <bpf/libbpf.h>
-#include "attach_kernel.h"
-#include "kallsyms.h"
+#include "attach/attach_kernel.h"
+#include "attach/kallsyms.h"
 #include "trace_kernel.h"
 
 struct trace_kernel {

@@ -32,7 +32,8 @@ vmlinux_sym() {
 }
 
 # Build a BPF object + skeleton + loader: NAME.bpf.c and NAME.c under
-# tests/kernel, linked with the given src/lib sources (not libbtfinline.a,
+# tests/kernel, linked with the given src/lib sources (paths below src/lib,
+# without .c) (not libbtfinline.a,
 # so the kernel tests do not depend on unrelated library parts).
 # Output: $KOUT/NAME.
 build_loader() {

@@ -18,7 +18,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "btfinline.h"
-#include "attach.h"
+#include "attach/attach.h"
 #include "../../src/bpf/trace.h"
 #include "trace.skel.h"
 

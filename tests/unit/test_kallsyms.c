@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "btfinline.h"
-#include "kallsyms.h"
+#include "attach/kallsyms.h"
 
 static int fails;
 #define CHECK(cond, ...) do { if (!(cond)) { fails++; printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); printf(__VA_ARGS__); printf("\n"); } } while (0)

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
-#include "attach.h"
+#include "attach/attach.h"
 #include "log.h"
 
 /* Parameter names and count of FUNC id's prototype. */
@@ -96,20 +96,22 @@ int btfi_collect_sites(struct btfinline *bi, const char *binary, const char *fun
 	if (!no_entry && (!filter || filter(filter_ctx, NULL))) {
 		int fid = btf__find_by_name_kind(btf, func, BTF_KIND_FUNC);
 
-		for (size_t i = 0; i < ei.nsyms; i++) {
+		const struct btfi_sym *sy = ei.syms.v;
+
+		for (size_t i = 0; i < ei.syms.n; i++) {
 			struct btfi_attach_site *as;
 			uint32_t proto;
 
-			if (strcmp(ei.syms[i].name, func) ||
-			    (i && ei.syms[i - 1].addr == ei.syms[i].addr &&
-			     !strcmp(ei.syms[i - 1].name, func)))	/* symtab + dynsym */
+			if (strcmp(sy[i].name, func) || sy[i].ifunc ||	/* resolver, not func */
+			    (i && sy[i - 1].addr == sy[i].addr &&
+			     !strcmp(sy[i - 1].name, func)))	/* symtab + dynsym */
 				continue;
 			as = btfi_site_list_add(out);
 			if (!as)
 				goto nomem;
 			as->func = func;
 			as->entry = true;
-			as->vaddr = ei.syms[i].addr;
+			as->vaddr = sy[i].addr;
 			snprintf(as->label, sizeof(as->label), "%s (entry)", func);
 			if (fid <= 0 || func_params(btf, fid, &proto, &as->arg_names, &as->nargs, out)) {
 				as->nargs = 0;	/* no prototype: attach without arguments */

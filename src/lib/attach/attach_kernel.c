@@ -12,8 +12,9 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
-#include "attach_kernel.h"
-#include "attach_kprobe.h"
+#include "attach/attach_kernel.h"
+#include "attach/attach_kprobe.h"
+#include "elf_file.h"
 #include "log.h"
 
 /* ---- kprobe blacklist ---- */
@@ -197,19 +198,6 @@ static void keep_msg(void *ctx, const char *msg)
 		snprintf(m->s, sizeof(m->s), "%s", msg);
 }
 
-static bool file_is_elf(const char *path)
-{
-	unsigned char mg[4] = { 0 };
-	FILE *f = fopen(path, "re");
-	bool elf;
-
-	if (!f)
-		return false;
-	elf = fread(mg, 1, 4, f) == 4 && !memcmp(mg, "\177ELF", 4);
-	fclose(f);
-	return elf;
-}
-
 /* `file`'s BTF (an ELF's .BTF, or raw) must be the running kernel's. */
 static int check_base_file(const char *file, const char *what, const struct btfi_log *log)
 {
@@ -257,7 +245,7 @@ int btfi_kernel_inline_open(const char *blob, const char *base_file,
 	 * byte; the blob is then checked structurally against the live base. */
 	if (base_file && (err = check_base_file(base_file, "base", log)))
 		return err;
-	if (blob && file_is_elf(blob) && (err = check_base_file(blob, "its", log)))
+	if (blob && btfi_file_kind(blob) == BTFI_FILE_ELF && (err = check_base_file(blob, "its", log)))
 		return err;
 	err = btfinline__open(path, &oo, out);
 	if (err) {

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "btf_write.h"
+#include "format/elf_write.h"
 #include "log.h"
 
 static uint64_t align_up(uint64_t v, uint64_t a)

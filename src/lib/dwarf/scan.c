@@ -20,123 +20,14 @@
 #include <sys/stat.h>
 #include <dwarf.h>
 #include <gelf.h>
-#include "scan.h"
-#include "scan_priv.h"
-#include "dwexpr.h"
-#include "elf_check.h"
+#include "dwarf/scan.h"
+#include "dwarf/scan_priv.h"
+#include "dwarf/dwexpr.h"
+#include "dwarf/locviews.h"
+#include "elf_file.h"
 #include "log.h"
 
 #define NO_IDX UINT32_MAX
-
-/* ---- growable arrays and hash tables ---- */
-
-static int grow(void **arr, uint32_t *cap, uint32_t need, size_t elem)
-{
-	uint32_t ncap;
-	void *p;
-
-	if (need <= *cap)
-		return 0;
-	ncap = *cap ? *cap : 64;
-	while (ncap < need)
-		ncap *= 2;
-	p = realloc(*arr, (size_t)ncap * elem);
-	if (!p)
-		return -ENOMEM;
-	*arr = p;
-	*cap = ncap;
-	return 0;
-}
-#define GROW(arr, cap, need) grow((void **)&(arr), &(cap), (need), sizeof(*(arr)))
-
-static inline uint64_t hash64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	return x;
-}
-
-static uint64_t hash_str(uint64_t h, const char *s)
-{
-	if (!s)
-		return h * 31 + 7;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
-	return h * 31 + 1;
-}
-
-/* Offset -> u32 map; key 0 is "empty" (no DIE lives at offset 0). */
-static uint32_t *u64map_slot(struct u64map *m, uint64_t key, bool *found)
-{
-	size_t mask = m->cap - 1, i = hash64(key) & mask;
-
-	while (m->keys[i]) {
-		if (m->keys[i] == key) {
-			*found = true;
-			return &m->vals[i];
-		}
-		i = (i + 1) & mask;
-	}
-	*found = false;
-	return &m->vals[i];
-}
-
-static bool u64map_get(struct u64map *m, uint64_t key, uint32_t *val)
-{
-	bool found;
-	uint32_t *v;
-
-	if (!m->cap)
-		return false;
-	v = u64map_slot(m, key, &found);
-	if (found)
-		*val = *v;
-	return found;
-}
-
-static int u64map_put(struct u64map *m, uint64_t key, uint32_t val)
-{
-	bool found;
-	uint32_t *v;
-
-	if ((m->cnt + 1) * 2 > m->cap) {
-		struct u64map n = { .cap = m->cap ? m->cap * 2 : 1024 };
-		size_t i;
-
-		n.keys = calloc(n.cap, sizeof(*n.keys));
-		n.vals = calloc(n.cap, sizeof(*n.vals));
-		if (!n.keys || !n.vals) {
-			free(n.keys);
-			free(n.vals);
-			return -ENOMEM;
-		}
-		for (i = 0; i < m->cap; i++) {
-			if (!m->keys[i])
-				continue;
-			v = u64map_slot(&n, m->keys[i], &found);
-			*v = m->vals[i];
-			n.keys[v - n.vals] = m->keys[i];
-		}
-		n.cnt = m->cnt;
-		free(m->keys);
-		free(m->vals);
-		*m = n;
-	}
-	v = u64map_slot(m, key, &found);
-	*v = val;
-	if (!found) {
-		m->keys[v - m->vals] = key;
-		m->cnt++;
-	}
-	return 0;
-}
-
-static void u64map_free(struct u64map *m)
-{
-	free(m->keys);
-	free(m->vals);
-}
 
 static double now_secs(void)
 {
@@ -166,25 +57,14 @@ static int check_elf(struct btfi_scan *s, struct scan_priv *p, off_t fsize)
 	return 0;
 }
 
-static int sym_cmp(const void *a, const void *b)
-{
-	const struct scan_sym *x = a, *y = b;
-
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
-
 static int load_elf_tables(struct btfi_scan *s, struct scan_priv *p)
 {
-	Elf_Scn *scn = NULL, *symscn = NULL, *dynscn = NULL;
+	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
 
 	while ((scn = elf_nextscn(s->elf, scn))) {
 		if (!gelf_getshdr(scn, &sh))
 			continue;
-		if (sh.sh_type == SHT_SYMTAB)
-			symscn = scn;
-		else if (sh.sh_type == SHT_DYNSYM)
-			dynscn = scn;
 		if ((sh.sh_flags & (SHF_ALLOC | SHF_EXECINSTR)) == (SHF_ALLOC | SHF_EXECINSTR) &&
 		    sh.sh_size) {
 			if (GROW(p->secs, p->secs_cap, p->nsecs + 1))
@@ -193,53 +73,7 @@ static int load_elf_tables(struct btfi_scan *s, struct scan_priv *p)
 								 elf_ndxscn(scn) };
 		}
 	}
-	if (!symscn)
-		symscn = dynscn;
-	if (symscn) {
-		Elf_Data *d = elf_getdata(symscn, NULL);
-		size_t i, n;
-
-		gelf_getshdr(symscn, &sh);
-		n = d && sh.sh_entsize ? d->d_size / sh.sh_entsize : 0;
-		for (i = 0; i < n; i++) {
-			GElf_Sym sym;
-			const char *name;
-
-			if (!gelf_getsym(d, i, &sym) || !sym.st_value ||
-			    (GELF_ST_TYPE(sym.st_info) != STT_FUNC &&
-			     GELF_ST_TYPE(sym.st_info) != STT_GNU_IFUNC))
-				continue;
-			name = elf_strptr(s->elf, sh.sh_link, sym.st_name);
-			if (!name)
-				continue;
-			if (GROW(p->syms, p->syms_cap, p->nsyms + 1))
-				return -ENOMEM;
-			p->syms[p->nsyms++] = (struct scan_sym){ sym.st_value, name };
-		}
-		if (p->nsyms)
-			qsort(p->syms, p->nsyms, sizeof(*p->syms), sym_cmp);
-	}
-	return 0;
-}
-
-static bool has_symbol(const struct scan_priv *p, uint64_t addr, const char *name)
-{
-	size_t lo = 0, hi = p->nsyms;
-
-	if (!name)
-		return false;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (p->syms[mid].addr < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (; lo < p->nsyms && p->syms[lo].addr == addr; lo++)
-		if (!strcmp(p->syms[lo].name, name))
-			return true;
-	return false;
+	return btfi_syms_load(s->elf, &p->syms);
 }
 
 static uint16_t addr_shndx(struct scan_priv *p, uint64_t addr)
@@ -658,94 +492,6 @@ static int frame_base(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *fn,
 }
 
 
-static bool read_uleb(const uint8_t **pp, const uint8_t *end, uint64_t *v)
-{
-	const uint8_t *q = *pp;
-	unsigned shift = 0;
-
-	*v = 0;
-	while (q < end && shift < 64) {
-		*v |= (uint64_t)(*q & 0x7f) << shift;
-		shift += 7;
-		if (!(*q++ & 0x80)) {
-			*pp = q;
-			return true;
-		}
-	}
-	return false;
-}
-
-/* (addr, view) a <= b */
-static bool pv_le(uint64_t a, uint64_t av, uint64_t b, uint64_t bv)
-{
-	return a < b || (a == b && av <= bv);
-}
-
-/*
- * Location at (addr, view): GCC's location views (DW_AT_GNU_locviews: one
- * uleb pair per list entry, just before the list) give each entry a view
- * range, so zero-length entries [A, A) describe the state at A between
- * views. A probe at the instance's entry sees the state of the entry
- * view. Returns 1 and the ops, 0 if no entry covers it, -1 if the views
- * cannot be used (the caller then ignores views), -2 if libdw cannot
- * decode the list.
- */
-static int loc_at_view(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *pdie,
-		       Dwarf_Attribute *loc, uint64_t addr, uint64_t view,
-		       Dwarf_Op **ops, size_t *nops)
-{
-	Dwarf_Attribute a;
-	Dwarf_Addr base, start, end;
-	Dwarf_Word lvoff, listoff;
-	Dwarf_Op *eops;
-	size_t neops;
-	const Elf_Data *sec;
-	const uint8_t *v, *vend;
-	ptrdiff_t off = 0;
-	uint64_t b, e;
-	int found = 0;
-
-	if (!dwarf_attr(pdie, DW_AT_GNU_locviews, &a))
-		return -1;
-	sec = p->cu_version >= 5 ? p->loclists : p->loc;
-	if (!sec || !sec->d_buf)
-		return -1;
-	if (dwarf_formudata(&a, &lvoff)) {
-		/* libdw may not know this sec_offset: read it raw. */
-		if (dwarf_whatform(&a) != DW_FORM_sec_offset || !a.valp)
-			return -1;
-		if (p->offset_size == 8) {
-			uint64_t v8;
-
-			memcpy(&v8, a.valp, 8);	/* unaligned in .debug_info */
-			lvoff = v8;
-		} else {
-			uint32_t v4;
-
-			memcpy(&v4, a.valp, 4);
-			lvoff = v4;
-		}
-	}
-	/* GCC puts the view pairs right before the list: they must end
-	 * exactly where it starts, else they do not belong to it. */
-	if (dwarf_formudata(loc, &listoff) || lvoff >= listoff || listoff > sec->d_size)
-		return -1;
-	v = (const uint8_t *)sec->d_buf + lvoff;
-	vend = (const uint8_t *)sec->d_buf + listoff;
-	while ((off = dwarf_getlocations(loc, off, &base, &start, &end, &eops, &neops)) > 0) {
-		if (!read_uleb(&v, vend, &b) || !read_uleb(&v, vend, &e))
-			return -1;
-		if (!found && pv_le(start, b, addr, view) && !pv_le(end, e, addr, view)) {
-			*ops = eops;	/* libdw caches it: stays valid */
-			*nops = neops;
-			found = 1;
-		}
-	}
-	if (off < 0)
-		return -2;
-	return v == vend ? found : -1;
-}
-
 static int bad_op(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *pdie,
 		  Dwarf_Attribute *a)
 {
@@ -775,8 +521,12 @@ static int param_loc(struct btfi_scan *s, struct scan_priv *p, struct walk_ctx *
 
 	if (dwarf_attr(pdie, DW_AT_location, &a)) {
 		n = -1;
-		if (ctx->has_view && dwarf_whatform(&a) != DW_FORM_exprloc)
-			n = loc_at_view(s, p, pdie, &a, addr, ctx->view, &ops, &nops);
+		if (ctx->has_view && dwarf_whatform(&a) != DW_FORM_exprloc) {
+			struct btfi_locview_secs lvs = { p->loclists, p->loc, p->cu_version,
+							 p->offset_size };
+
+			n = btfi_loc_at_view(&lvs, pdie, &a, addr, ctx->view, &ops, &nops);
+		}
 		/* An undefined opcode is corrupt input. A defined one libdw
 		 * cannot decode (GCC's DW_OP_GNU_uninit) only makes this
 		 * parameter unsupported, and only if it is the entry we need. */
@@ -887,7 +637,7 @@ static int add_ool(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
 	f->nool++;
 	if (!f->ool_addr)
 		f->ool_addr = entry;
-	if (!f->has_symbol && has_symbol(p, entry, f->name)) {
+	if (!f->has_symbol && btfi_syms_has(&p->syms, entry, f->name)) {
 		f->has_symbol = true;
 		f->ool_addr = entry;
 	}
@@ -1265,7 +1015,7 @@ void btfi_scan_free(struct btfi_scan *s)
 		free(p->poffs);
 		free(p->tmp);
 		free(p->ranges);
-		free(p->syms);
+		btfi_syms_free(&p->syms);
 		free(p->secs);
 		free(p->fnames);
 	}

@@ -9,8 +9,8 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "attach.h"
-#include "kallsyms.h"
+#include "attach/attach.h"
+#include "attach/kallsyms.h"
 
 #define BTFI_SYSFS_BTF		"/sys/kernel/btf/vmlinux"
 #define BTFI_SYSFS_INLINE	"/sys/kernel/btf/vmlinux.inline"
@@ -73,10 +73,5 @@ int btfi_attach_ksites(struct bpf_program *prog, const struct btfi_attach_site *
 		       size_t n, int64_t kaslr_delta, const struct btfi_kblacklist *bl,
 		       const struct btfi_attach_core_opts *opts,
 		       struct btfinline_link **out, struct btfi_kskips *skips);
-
-/* Exported by attach.c for this path. */
-int btfi_spec_map_fd(struct bpf_program *prog, const struct btfi_log *log);
-int btfi_sites_policy(const struct btfi_attach_site *sites, size_t n, const char *what,
-		      const struct btfi_attach_core_opts *opts);
 
 #endif

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "kallsyms.h"
+#include "attach/kallsyms.h"
 #include "log.h"
 
 struct btfi_ksyms {

@@ -20,9 +20,9 @@
 #include <unistd.h>
 #include <linux/btf.h>
 #include <bpf/btf.h>
-#include "btf_write.h"
+#include "format/btf_format.h"
 #include "log.h"
-#include "elf_check.h"
+#include "elf_file.h"
 
 #define MAX_SECS 1024
 #define CP_SHIFT 2
@@ -231,6 +231,16 @@ static const char *str_at(const struct btfinline *bi, uint32_t off)
 	return btf__str_by_offset(bi->base, off);
 }
 
+/* The ELF section a LOCSEC name stands for: "inline.text" (the UAPI
+ * header's comment, bpftool's selftest, our writer) or ".text" (the
+ * kernel's btf_inline selftest); NULL for anything else. */
+static const char *locsec_sec(const char *nm)
+{
+	if (!strncmp(nm, "inline", 6) && nm[6])
+		return nm + 6;
+	return nm[0] == '.' && nm[1] ? nm : NULL;
+}
+
 static const char *name_of(const struct btfinline *bi, uint32_t id)
 {
 	const struct btf_type *t = ty(bi, id);
@@ -337,7 +347,13 @@ static int check_hdr(struct btfinline *bi, const char *what, const uint8_t *d, s
 		if (lay_end > meta)
 			return bad(bi, "%slayout section %u+%u past the end", what, h->layout_off,
 				   h->layout_len);
-		if ((uint64_t)h->str_off + h->str_len > h->layout_off && lay_end > h->type_off)
+		/* libbpf writes and requires types | layout | strings; older
+		 * writers (ours before 2026-12) put it after the strings. Any
+		 * order opens as long as no two sections share a byte. */
+		if ((h->type_len && h->layout_off < (uint64_t)h->type_off + h->type_len &&
+		     h->type_off < lay_end) ||
+		    (h->str_len && h->layout_off < (uint64_t)h->str_off + h->str_len &&
+		     h->str_off < lay_end))
 			return bad(bi, "%slayout section %u+%u overlaps types or strings", what,
 				   h->layout_off, h->layout_len);
 	}
@@ -599,7 +615,7 @@ static int check_new(struct btfinline *bi, uint32_t id, const uint8_t *p)
 	} else if (kind == BTFI_KIND_LOCSEC) {
 		const char *nm = str_at(bi, name_off);
 
-		if (strncmp(nm, "inline", 6) || !nm[6])
+		if (!locsec_sec(nm))
 			return bad(bi, "type [%u] LOCSEC: name '%.64s' is not \"inline<section>\"%s", id,
 				   nm, name_off < bi->base_str_len ? " (base mismatch?)" : "");
 	}
@@ -734,7 +750,7 @@ static int cmp_func_ids(const void *a, const void *b, void *ctx)
 
 static uint32_t locsec_secno(const struct btfinline *bi, const uint8_t *t)
 {
-	const char *nm = str_at(bi, rd32(t)) + 6;
+	const char *nm = locsec_sec(str_at(bi, rd32(t)));
 
 	for (uint32_t s = 0; s < bi->nsecs; s++)
 		if (!strcmp(bi->secs[s].name, nm))
@@ -866,7 +882,7 @@ static int index_locsec(struct btfinline *bi, uint32_t id, uint32_t off)
 	}
 	bi->locsec_ids[bi->nlocsecs] = id;
 	bi->locsecs[bi->nlocsecs++] = off;
-	nm = str_at(bi, rd32(t)) + 6;
+	nm = locsec_sec(str_at(bi, rd32(t)));
 	for (s = 0; s < bi->nsecs; s++)
 		if (!strcmp(bi->secs[s].name, nm))
 			break;
@@ -1118,13 +1134,6 @@ static int elf_find(struct btfinline *bi, int fd, const char *path, const char *
 	return 0;
 }
 
-static bool is_elf(int fd)
-{
-	unsigned char m[4] = { 0 };
-
-	return pread(fd, m, 4, 0) == 4 && !memcmp(m, ELFMAG, SELFMAG);
-}
-
 /* Base BTF of a file we open: mapped and indexed by us (fast; libbpf only
  * when btfinline__btf() is asked for). */
 static int open_base(struct btfinline *bi, const char *path)
@@ -1139,7 +1148,7 @@ static int open_base(struct btfinline *bi, const char *path)
 		btfi_err(&bi->log, "%s: cannot open base BTF %s: %s", bi->name, path, strerror(-err));
 		return err;
 	}
-	if (is_elf(fd)) {
+	if (btfi_file_kind_fd(fd) == BTFI_FILE_ELF) {
 		err = elf_find(bi, fd, path, ".BTF", &off, &size, NULL, NULL);
 		if (!err && !size) {
 			btfi_err(&bi->log, "%s: %s has no .BTF section (run `pahole -J` first)", bi->name, path);
@@ -1212,7 +1221,7 @@ int btfinline__open(const char *path, const struct btfinline_open_opts *opts,
 			goto err;
 		}
 	}
-	elf = is_elf(fd);
+	elf = btfi_file_kind_fd(fd) == BTFI_FILE_ELF;
 	if (elf) {
 		err = elf_find(bi, fd, path, ".BTF.inline", &off, &size, &esecs, &nesecs);
 		if (!err && !size) {

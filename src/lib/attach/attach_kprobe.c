@@ -11,7 +11,8 @@
 #include <linux/btf.h>
 #include <bpf/libbpf.h>
 #include <bpf/btf.h>
-#include "attach_kprobe.h"
+#include "attach/attach_kprobe.h"
+#include "format/base.h"
 #include "log.h"
 
 #define KPROBE_PMU_DIR "/sys/bus/event_source/devices/kprobe"
@@ -186,22 +187,15 @@ fail:
 	return err;
 }
 
-static uint32_t btf_str_len(const void *data, size_t size)
-{
-	const struct btf_header *h = data;
-
-	return size >= sizeof(*h) && h->magic == BTF_MAGIC ? h->str_len : 0;
-}
-
 int btfi_check_base_matches(const struct btf *base_of_blob, const char *sysfs_path,
 			    const struct btfi_log *log)
 {
 	const char *path = sysfs_path ? sysfs_path : "/sys/kernel/btf/vmlinux";
 	uint32_t blob_size;
 	const void *blob;
-	struct btf *kbtf;
+	struct btfi_base_diff d;
 	void *kdata = NULL;
-	size_t ksize = 0, diff;
+	size_t ksize = 0;
 	int err;
 
 	blob = btf__raw_data(base_of_blob, &blob_size);
@@ -212,22 +206,12 @@ int btfi_check_base_matches(const struct btf *base_of_blob, const char *sysfs_pa
 	err = read_file(path, &kdata, &ksize, log);
 	if (err)
 		return err;
-	/* Identical bytes mean identical type ids and string offsets, which
-	 * is what split-BTF ids of the blob rely on. */
-	if (ksize == blob_size && !memcmp(kdata, blob, ksize)) {
-		free(kdata);
-		return 0;
-	}
-	for (diff = 0; diff < ksize && diff < blob_size; diff++)
-		if (((const char *)kdata)[diff] != ((const char *)blob)[diff])
-			break;
-	kbtf = btf__new(kdata, ksize);
-	btfi_err(log, "base BTF does not match the running kernel's %s "
-		 "(running: %u types, %u string bytes; this one: %u types, %u string bytes; "
-		 "first difference at byte %zu): inline info built for another kernel",
-		 path, kbtf ? btf__type_cnt(kbtf) - 1 : 0, btf_str_len(kdata, ksize),
-		 btf__type_cnt(base_of_blob) - 1, btf_str_len(blob, blob_size), diff);
-	btf__free(kbtf);
+	err = btfi_base_same_raw(kdata, ksize, blob, blob_size, &d);
 	free(kdata);
-	return -ESTALE;
+	if (err)
+		btfi_err(log, "base BTF does not match the running kernel's %s "
+			 "(running: %u types, %u string bytes; this one: %u types, %u string bytes; "
+			 "first difference at byte %zu): inline info built for another kernel",
+			 path, d.ntypes[0], d.str_len[0], d.ntypes[1], d.str_len[1], d.first_diff);
+	return err;
 }

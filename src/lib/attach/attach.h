@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include "btfinline.h"
 #include "btfinline.bpf.h"
+#include "elf_file.h"
 
 /* Per-argument additions beyond the location: field chain, string hint. */
 struct btfi_arg_extra {
@@ -92,23 +93,10 @@ int btfi_entry_locs(const struct btf *btf, uint32_t proto_id, struct btfi_loc *l
  * NULL if an id is out of range. */
 const struct btf_type *btfi_skip_mods(const struct btf *btf, uint32_t *id);
 
-/* ELF facts the attach needs (attach.c): loadable segments, section
- * addresses, function symbols sorted by address. */
-struct btfi_elf_sym { uint64_t addr, size; const char *name; };
-struct btfi_elf_info {
-	struct { uint64_t vaddr, memsz, off; } *segs;	size_t nsegs;
-	struct { const char *name; uint64_t addr; } *secs;	size_t nsecs;
-	struct btfi_elf_sym *syms;	size_t nsyms;
-	char *strs;			/* owned copies of names */
-	bool pie;			/* ET_DYN */
-};
-int btfi_elf_info_load(const char *path, struct btfi_elf_info *ei, const struct btfi_log *log);
-void btfi_elf_info_free(struct btfi_elf_info *ei);
-int btfi_elf_vaddr_to_off(const struct btfi_elf_info *ei, uint64_t vaddr, uint64_t *off);
-/* Innermost function symbol containing addr, NULL if none. */
-int btfi_elf_sec_addr(const struct btfi_elf_info *ei, const char *name, uint64_t *addr);
-const struct btfi_elf_sym *btfi_elf_sym_at(const struct btfi_elf_info *ei, uint64_t addr);
-/* "sym+0xoff" or "0xaddr". */
-void btfi_elf_label(const struct btfi_elf_info *ei, uint64_t addr, char *buf, size_t len);
+/* Exported by attach.c for the kprobe path (attach_kernel.c), which shares
+ * the spec map and the policy check. */
+int btfi_spec_map_fd(struct bpf_program *prog, const struct btfi_log *log);
+int btfi_sites_policy(const struct btfi_attach_site *sites, size_t n, const char *what,
+		      const struct btfi_attach_core_opts *opts);
 
 #endif

@@ -8,7 +8,7 @@
 #include <errno.h>
 #include <string.h>
 #include <dwarf.h>
-#include "dwexpr.h"
+#include "dwarf/dwexpr.h"
 #include "log.h"
 
 /* Registers a probe can read from pt_regs (x86-64 DWARF 0..16: rax..rip).

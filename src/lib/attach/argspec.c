@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <string.h>
 #include <bpf/btf.h>
-#include "attach.h"
+#include "attach/attach.h"
 
 int btfi_loc_to_spec(const struct btfi_loc *loc, struct btfi_arg_spec *a, const char **why)
 {

@@ -12,36 +12,9 @@
 #include <string.h>
 #include <linux/btf.h>
 #include <bpf/btf.h>
-#include "btf_write.h"
-#include <gelf.h>
-#include "scan.h"
+#include "format/btf_write.h"
 #include "log.h"
 
-const struct btfi_layout btfi_layouts[BTFI_KIND_MAX_KNOWN + 1] = {
-	[BTF_KIND_UNKN]		= { 0, 0, 0 },
-	[BTF_KIND_INT]		= { 4, 0, 0 },
-	[BTF_KIND_PTR]		= { 0, 0, 0 },
-	[BTF_KIND_ARRAY]	= { 12, 0, 0 },
-	[BTF_KIND_STRUCT]	= { 0, 12, 0 },
-	[BTF_KIND_UNION]	= { 0, 12, 0 },
-	[BTF_KIND_ENUM]		= { 0, 8, 0 },
-	[BTF_KIND_FWD]		= { 0, 0, 0 },
-	[BTF_KIND_TYPEDEF]	= { 0, 0, 0 },
-	[BTF_KIND_VOLATILE]	= { 0, 0, 0 },
-	[BTF_KIND_CONST]	= { 0, 0, 0 },
-	[BTF_KIND_RESTRICT]	= { 0, 0, 0 },
-	[BTF_KIND_FUNC]		= { 0, 0, 0 },
-	[BTF_KIND_FUNC_PROTO]	= { 0, 8, 0 },
-	[BTF_KIND_VAR]		= { 4, 0, 0 },
-	[BTF_KIND_DATASEC]	= { 0, 12, 0 },
-	[BTF_KIND_FLOAT]	= { 0, 0, 0 },
-	[BTF_KIND_DECL_TAG]	= { 4, 0, 0 },
-	[BTF_KIND_TYPE_TAG]	= { 0, 0, 0 },
-	[BTF_KIND_ENUM64]	= { 0, 12, 0 },
-	[BTFI_KIND_LOC_PARAM]	= { 4, 4, 0 },
-	[BTFI_KIND_LOC_PROTO]	= { 0, 4, 0 },
-	[BTFI_KIND_LOCSEC]	= { 0, 12, 0 },
-};
 
 /*
  * Deduplicating record table: records are runs of u32 words, stored back
@@ -136,6 +109,7 @@ static void rectab_free(struct rectab *t)
 
 struct wsite {
 	uint32_t sec, func, proto, offset;
+	size_t seq;		/* order of btfi_writer_site() calls */
 };
 
 struct btfi_writer {
@@ -146,6 +120,7 @@ struct btfi_writer {
 	struct rectab protos;		/* [param handle or UINT32_MAX]... */
 	struct wsite *sites;	size_t nsites, capsites;
 	char **secs;		uint32_t nsecs;
+	uint32_t ndup_same, ndup_other;	/* dropped by finish, see btfi_writer_counts() */
 };
 
 int btfi_writer_new(struct btf *base, const struct btfi_log *log, struct btfi_writer **out)
@@ -338,7 +313,8 @@ int btfi_writer_site(struct btfi_writer *w, const char *secname, uint32_t func_i
 		w->sites = s;
 		w->capsites = cap;
 	}
-	w->sites[w->nsites++] = (struct wsite){ sec, func_id, (uint32_t)loc_proto, offset };
+	w->sites[w->nsites] = (struct wsite){ sec, func_id, (uint32_t)loc_proto, offset, w->nsites };
+	w->nsites++;
 	return 0;
 }
 
@@ -352,7 +328,38 @@ static int cmp_wsite(const void *a, const void *b)
 		return x->func < y->func ? -1 : 1;
 	if (x->offset != y->offset)
 		return x->offset < y->offset ? -1 : 1;
-	return x->proto < y->proto ? -1 : x->proto > y->proto;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* LOCSEC keys (func, offset) must be strictly increasing (upstream's
+ * tests; a reader may binary-search them). Of several entries with one
+ * key the first added stays: the scan adds instances in DWARF preorder,
+ * so that is the outermost one, whose locations are the call's. */
+static void dedup_sites(struct btfi_writer *w)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < w->nsites; i++) {
+		const struct wsite *s = &w->sites[i], *k = n ? &w->sites[n - 1] : NULL;
+
+		if (k && k->sec == s->sec && k->func == s->func && k->offset == s->offset) {
+			if (k->proto == s->proto)
+				w->ndup_same++;
+			else
+				w->ndup_other++;
+			continue;
+		}
+		w->sites[n++] = *s;
+	}
+	w->nsites = n;
+}
+
+void btfi_writer_counts(const struct btfi_writer *w, struct btfi_writer_counts *c)
+{
+	*c = (struct btfi_writer_counts){
+		.nloc_param = w->params.n, .nloc_proto = w->protos.n,
+		.ndup_same = w->ndup_same, .ndup_other = w->ndup_other,
+	};
 }
 
 static void put_type(uint8_t **p, uint32_t name_off, uint32_t info, uint32_t size)
@@ -408,6 +415,7 @@ int btfi_writer_finish(struct btfi_writer *w, void **blob, size_t *sz)
 
 	if (w->nsites)	/* qsort(NULL, 0) is undefined */
 		qsort(w->sites, w->nsites, sizeof(*w->sites), cmp_wsite);
+	dedup_sites(w);
 	/* one LOCSEC per section; vlen is 24 bits, so split huge ones */
 	for (i = 0; i < w->nsites; i++)
 		if (!i || w->sites[i].sec != w->sites[i - 1].sec || ++run == BTFI_VLEN_MAX)
@@ -419,10 +427,12 @@ int btfi_writer_finish(struct btfi_writer *w, void **blob, size_t *sz)
 	for (i = 0; i < w->protos.n; i++)
 		type_len += 12 + 4 * (uint64_t)w->protos.words[w->protos.offs[i]];
 	type_len += 12 * (uint64_t)nsec_used + 12 * (uint64_t)w->nsites;
+	/* libbpf's order (btf_get_raw_data, btf_parse_hdr): header | types |
+	 * layout | strings, no padding: both lengths are multiples of 4. */
 	str_len = std->str_len;
-	layout_off = type_len + ((str_len + 3) & ~3ull);
+	layout_off = type_len;
 	layout_len = sizeof(btfi_layouts);
-	total = BTFI_HDR_LEN + layout_off + layout_len;
+	total = BTFI_HDR_LEN + type_len + layout_len + str_len;
 	if (total > UINT32_MAX) {
 		btfi_err(&w->log, "blob too large (%llu bytes)", (unsigned long long)total);
 		err = -E2BIG;
@@ -435,7 +445,7 @@ int btfi_writer_finish(struct btfi_writer *w, void **blob, size_t *sz)
 	hdr = (struct btfi_hdr){
 		.magic = BTFI_MAGIC, .version = 1, .flags = 0, .hdr_len = BTFI_HDR_LEN,
 		.type_off = 0, .type_len = type_len,
-		.str_off = type_len, .str_len = str_len,
+		.str_off = layout_off + layout_len, .str_len = str_len,
 		.layout_off = layout_off, .layout_len = layout_len,
 	};
 	memcpy(buf, &hdr, sizeof(hdr));
@@ -470,222 +480,13 @@ int btfi_writer_finish(struct btfi_writer *w, void **blob, size_t *sz)
 			put_u32(&p, w->sites[i].offset);
 		}
 	}
+	memcpy(p, btfi_layouts, layout_len);
+	p += layout_len;
 	memcpy(p, (const uint8_t *)raw + std->hdr_len + std->str_off, std->str_len);
-	memcpy(buf + BTFI_HDR_LEN + layout_off, btfi_layouts, layout_len);
 	*blob = buf;
 	*sz = total;
 	err = 0;
 out:
 	free(sec_name_off);
-	return err;
-}
-
-/* ---- scan model -> blob ---- */
-
-/* FUNC id for every function with an addressable site: a FUNC (base, or
- * split from an earlier function) whose prototype has the same name and
- * parameter names, else a new split FUNC + FUNC_PROTO. */
-static int encode_funcs(const struct btfi_scan *s, struct btfi_types *ty, const bool *used,
-			uint32_t base_cnt, uint32_t *fid, struct btfi_encode_stats *st)
-{
-	const char **names = NULL;
-	uint64_t *types = NULL;
-	uint32_t *sizes = NULL, cap = 0;
-	int err = 0;
-
-	for (uint32_t f = 0; f < s->nfuncs && !err; f++) {
-		const struct btfi_func *fn = &s->funcs[f];
-		int id;
-
-		/* No name (corrupt DWARF): nothing could look its sites up. */
-		if (!used[f] || !fn->name || !fn->name[0])
-			continue;
-		if (fn->nparams + 1 > cap) {
-			cap = fn->nparams + 16;
-			free(names); free(types); free(sizes);
-			names = calloc(cap, sizeof(*names));
-			types = calloc(cap, sizeof(*types));
-			sizes = calloc(cap, sizeof(*sizes));
-			if (!names || !types || !sizes) {
-				err = -ENOMEM;
-				break;
-			}
-		}
-		for (uint32_t i = 0; i < fn->nparams; i++) {
-			const struct btfi_param *p = &s->params[fn->first_param + i];
-
-			names[i] = p->name;
-			types[i] = p->type_off;
-			sizes[i] = p->size;
-		}
-		id = btfi_types_find_func(ty, fn->name, names, fn->nparams);
-		if (id > 0 && (uint32_t)id < base_cnt) {
-			st->nfuncs_base++;
-		} else if (!id) {
-			id = btfi_types_add_func(ty, fn->name, fn->is_external, fn->ret_type_off,
-						 names, types, sizes, fn->nparams);
-			if (id < 0)
-				err = id;
-			else
-				st->nfuncs_split++;
-		}
-		fid[f] = id > 0 ? id : 0;
-	}
-	free(names);
-	free(types);
-	free(sizes);
-	return err;
-}
-
-/* btf__dedup() may renumber split types: find each split FUNC again. */
-static int remap_funcs(const struct btfi_scan *s, struct btfi_types *ty, uint32_t base_cnt,
-		       uint32_t *fid)
-{
-	const char *stackn[64], **names = stackn;
-	int err = btfi_types_reindex(ty);
-
-	for (uint32_t f = 0; !err && f < s->nfuncs; f++) {
-		const struct btfi_func *fn = &s->funcs[f];
-		int id;
-
-		if (fid[f] < base_cnt)
-			continue;
-		if (fn->nparams > 64 && !(names = malloc(fn->nparams * sizeof(*names))))
-			return -ENOMEM;
-		for (uint32_t i = 0; i < fn->nparams; i++)
-			names[i] = s->params[fn->first_param + i].name;
-		id = btfi_types_find_func(ty, fn->name, names, fn->nparams);
-		if (names != stackn)
-			free(names), names = stackn;
-		fid[f] = id > 0 ? id : 0;
-	}
-	return err;
-}
-
-struct esec {
-	const char *name;
-	uint64_t addr, size;
-	bool ok;
-};
-
-int btfi_encode(const struct btfi_scan *s, struct btf *base, const struct btfi_encode_opts *o,
-		void **blob, size_t *sz, struct btfi_encode_stats *st)
-{
-	const struct btfi_log *log = o ? &o->log : NULL;
-	struct btfi_writer *w = NULL;
-	struct btfi_types *ty = NULL;
-	struct esec *secs = NULL;
-	struct btfi_encode_stats dummy;
-	uint32_t *fid = NULL, base_cnt = btf__type_cnt(base), cnt0;
-	size_t shnum = 0, shstrndx = 0;
-	int *hs = NULL, err;
-	bool *used = NULL;
-
-	if (!st)
-		st = &dummy;
-	memset(st, 0, sizeof(*st));
-	err = btfi_types_check_base(base, s->path, log);
-	if (err)
-		return err;
-	err = btfi_writer_new(base, log, &w);
-	if (err)
-		return err;
-	err = btfi_types_new(w->btf, s->dw, s->path, log, &ty);
-	if (err)
-		goto out;
-	err = -ENOMEM;
-	if (elf_getshdrnum(s->elf, &shnum) || elf_getshdrstrndx(s->elf, &shstrndx)) {
-		btfi_err(log, "%s: cannot read ELF section headers", s->path);
-		err = -EINVAL;
-		goto out;
-	}
-	fid = calloc(s->nfuncs + 1, sizeof(*fid));
-	used = calloc(s->nfuncs + 1, sizeof(*used));
-	secs = calloc(shnum + 1, sizeof(*secs));
-	hs = calloc(s->nlocs + 1, sizeof(*hs));
-	if (!fid || !used || !secs || !hs)
-		goto out;
-	for (size_t i = 1; i < shnum; i++) {
-		Elf_Scn *scn = elf_getscn(s->elf, i);
-		GElf_Shdr sh;
-
-		if (scn && gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_EXECINSTR)) {
-			secs[i].name = elf_strptr(s->elf, shstrndx, sh.sh_name);
-			secs[i].addr = sh.sh_addr;
-			secs[i].size = sh.sh_size;
-			secs[i].ok = secs[i].name != NULL;
-		}
-	}
-	for (uint32_t i = 0; i < s->nsites; i++) {
-		const struct btfi_site *site = &s->sites[i];
-
-		if (site->addr && site->shndx < shnum && secs[site->shndx].ok &&
-		    site->func < s->nfuncs)
-			used[site->func] = true;
-	}
-	err = encode_funcs(s, ty, used, base_cnt, fid, st);
-	if (err)
-		goto out;
-	/* Dedup the standard split part (strings, identical prototypes). */
-	cnt0 = btf__type_cnt(w->btf);
-	if (cnt0 > base_cnt) {
-		err = btf__dedup(w->btf, NULL);
-		if (err) {
-			btfi_err(log, "%s: btf__dedup failed: %s", s->path, strerror(-err));
-			goto out;
-		}
-		if (btf__type_cnt(w->btf) != cnt0 && (err = remap_funcs(s, ty, base_cnt, fid)))
-			goto out;
-	}
-	for (uint32_t i = 0; i < s->nsites; i++) {
-		const struct btfi_site *site = &s->sites[i];
-		const struct esec *sec;
-		int proto;
-
-		if (!site->addr || site->shndx >= shnum || !secs[site->shndx].ok ||
-		    site->func >= s->nfuncs || !fid[site->func] ||
-		    site->first_loc + (uint64_t)site->nlocs > s->nlocs) {
-			st->nsites_skipped++;
-			continue;
-		}
-		sec = &secs[site->shndx];
-		if (site->addr < sec->addr || site->addr - sec->addr >= sec->size ||
-		    site->addr - sec->addr > UINT32_MAX) {
-			st->nsites_skipped++;
-			continue;
-		}
-		for (uint32_t k = 0; k < site->nlocs; k++) {
-			const struct btfi_loc *l = &s->locs[site->first_loc + k];
-
-			hs[k] = l->kind == BTFI_LOC_NONE || !btfi_loc_encodable(l) ? -1
-				: btfi_writer_loc_param(w, l);
-			if (hs[k] < -1) {
-				err = hs[k];
-				goto out;
-			}
-		}
-		proto = btfi_writer_loc_proto(w, hs, site->nlocs);
-		if (proto < 0) {
-			err = proto;
-			goto out;
-		}
-		err = btfi_writer_site(w, sec->name, fid[site->func], proto,
-				       (uint32_t)(site->addr - sec->addr));
-		if (err)
-			goto out;
-		st->nsites++;
-	}
-	st->nloc_param = w->params.n;
-	st->nloc_proto = w->protos.n;
-	err = btfi_writer_finish(w, blob, sz);
-out:
-	if (err == -ENOMEM)
-		btfi_err(log, "%s: out of memory while encoding", s->path);
-	btfi_types_free(ty);
-	btfi_writer_free(w);
-	free(fid);
-	free(used);
-	free(secs);
-	free(hs);
 	return err;
 }

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <dwarf.h>
 #include <gelf.h>
-#include "scan_priv.h"
+#include "dwarf/scan_priv.h"
 
 struct rd {
 	const uint8_t *p, *end;

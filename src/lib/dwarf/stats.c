@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* Aggregates of a scan for `btfinline stats`. */
 #include <string.h>
-#include "scan.h"
+#include "dwarf/scan.h"
 
 void btfi_stats_compute(const struct btfi_scan *s, struct btfi_stats *st)
 {

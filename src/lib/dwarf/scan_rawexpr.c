@@ -7,8 +7,8 @@
  */
 #include <dwarf.h>
 #include <gelf.h>
-#include "scan_priv.h"
-#include "dwexpr.h"
+#include "dwarf/scan_priv.h"
+#include "dwarf/dwexpr.h"
 
 struct cur {
 	const uint8_t *p, *end;

@@ -12,7 +12,7 @@
 #include <dwarf.h>
 #include <linux/btf.h>
 #include <bpf/btf.h>
-#include "btf_write.h"
+#include "encode/encode.h"
 #include "log.h"
 
 #define MAX_DEPTH 32

@@ -4,13 +4,9 @@
 #define BTFI_SCAN_PRIV_H
 
 #include <elfutils/libdw.h>
-#include "scan.h"
-
-struct u64map {			/* open addressing, key 0 = empty */
-	uint64_t *keys;
-	uint32_t *vals;
-	size_t cap, cnt;
-};
+#include "dwarf/scan.h"
+#include "elf_syms.h"
+#include "dwarf/u64map.h"
 
 struct scan_origin {		/* one root subprogram DIE */
 	uint32_t func;
@@ -24,10 +20,6 @@ struct scan_tmp_param {
 	Dwarf_Die die;
 };
 
-struct scan_sym {
-	uint64_t addr;
-	const char *name;
-};
 
 struct scan_sec {
 	uint64_t lo, hi;
@@ -65,7 +57,7 @@ struct scan_priv {
 
 	struct scan_tmp_param *tmp;	uint32_t tmp_cap;
 	struct scan_range *ranges;	uint32_t nranges, ranges_cap;
-	struct scan_sym *syms;		uint32_t nsyms, syms_cap;
+	struct btfi_syms syms;		/* function symbols: has_symbol() */
 	struct scan_sec *secs;		uint32_t nsecs, secs_cap, last_sec;
 
 	Dwarf_CFI *cfi_dw, *cfi_eh;
