@@ -28,6 +28,9 @@ else
 LIBS    := -Wl,-Bstatic $(LIBS_A) -Wl,-Bdynamic
 endif
 
+# One version, in the file VERSION: `btfinline --version`.
+VERSION := $(shell cat VERSION)
+
 LIB_SRCS := $(wildcard src/lib/*.c src/lib/*/*.c)
 CLI_SRCS := $(wildcard src/cli/*.c)
 BPF_SRCS := $(wildcard src/bpf/*.bpf.c)
@@ -66,6 +69,9 @@ $(BUILD)/lib/%.o: src/lib/%.c $(wildcard src/lib/*.h src/lib/*/*.h include/*.h) 
 $(BUILD)/cli/%.o: src/cli/%.c $(wildcard src/cli/*.h src/lib/*.h src/lib/*/*.h include/*.h) $(SKELS) | $(BUILD)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Isrc/cli -c $< -o $@
+
+$(BUILD)/cli/main.o: VERSION
+$(BUILD)/cli/main.o: override CFLAGS += -DBTFI_VERSION='"$(VERSION)"'
 
 $(LIB): $(LIB_OBJS)
 	rm -f $@ && ar rcs $@ $^
