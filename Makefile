@@ -12,13 +12,15 @@ ifneq ($(SAN),)
 CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 LDFLAGS += -fsanitize=address,undefined
 endif
-override CFLAGS += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Iinclude -Isrc/lib -I$(BUILD) -D_GNU_SOURCE
+# WERROR=1 (CI): warnings fail the build.
+WERROR  ?=
+override CFLAGS += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wmissing-prototypes $(if $(WERROR),-Werror) -Iinclude -Isrc/lib -I$(BUILD) -D_GNU_SOURCE
 # Static binaries: without the dynamic loader the CLI starts in ~1.8 ms
 # instead of ~3.4 ms with six shared libraries (2.8 with only libc shared),
 # a large part of a `dump` of one function; they also copy into the test
 # VM's initramfs as they are. ASan needs a dynamic libc: only the libraries
 # are static there.
-LIBS_A  := -lbpf -ldw -lelf -lz -llzma -lbz2
+LIBS_A  := -lbpf -ldw -lelf -lcapstone -lz -llzma -lbz2
 ifeq ($(SAN),)
 LDFLAGS += -static
 LIBS    := $(LIBS_A)
@@ -26,10 +28,16 @@ else
 LIBS    := -Wl,-Bstatic $(LIBS_A) -Wl,-Bdynamic
 endif
 
-LIB_SRCS := $(wildcard src/lib/*.c)
+# One version, in the file VERSION: `btfinline --version`.
+VERSION := $(shell cat VERSION)
+
+LIB_SRCS := $(wildcard src/lib/*.c src/lib/*/*.c)
 CLI_SRCS := $(wildcard src/cli/*.c)
 BPF_SRCS := $(wildcard src/bpf/*.bpf.c)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+# What the reader fuzzer (tests/fuzz/run.sh) links: the reader, and the
+# writer its seed blobs come from.
+READER_SRCS := $(wildcard src/lib/format/*.c) src/lib/elf_file.c src/lib/elf_syms.c src/lib/log.c src/lib/names.c
 
 LIB_OBJS := $(patsubst src/lib/%.c,$(BUILD)/lib/%.o,$(LIB_SRCS))
 CLI_OBJS := $(patsubst src/cli/%.c,$(BUILD)/cli/%.o,$(CLI_SRCS))
@@ -42,7 +50,7 @@ BIN := $(BUILD)/btfinline
 # Keep generated BPF objects and skeletons: tests build against them.
 .SECONDARY:
 
-.PHONY: all deps run check check-fast asan fuzz fixtures unit clean
+.PHONY: all deps run check check-fast asan fuzz fixtures unit interop clean print-reader-srcs print-libs
 all: $(BIN) $(LIB)
 
 deps:
@@ -54,13 +62,16 @@ $(BUILD)/%.bpf.o: src/bpf/%.bpf.c include/btfinline.bpf.h $(wildcard src/bpf/*.h
 $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
 	$(BPFTOOL) gen skeleton $< > $@.tmp && mv $@.tmp $@
 
-$(BUILD)/lib/%.o: src/lib/%.c $(wildcard src/lib/*.h include/*.h) $(SKELS) | $(BUILD)
+$(BUILD)/lib/%.o: src/lib/%.c $(wildcard src/lib/*.h src/lib/*/*.h include/*.h) $(SKELS) | $(BUILD)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
 
-$(BUILD)/cli/%.o: src/cli/%.c $(wildcard src/cli/*.h src/lib/*.h include/*.h) $(SKELS) | $(BUILD)
+$(BUILD)/cli/%.o: src/cli/%.c $(wildcard src/cli/*.h src/lib/*.h src/lib/*/*.h include/*.h) $(SKELS) | $(BUILD)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Isrc/cli -c $< -o $@
+
+$(BUILD)/cli/main.o: VERSION
+$(BUILD)/cli/main.o: override CFLAGS += -DBTFI_VERSION='"$(VERSION)"'
 
 $(LIB): $(LIB_OBJS)
 	rm -f $@ && ar rcs $@ $^
@@ -73,6 +84,13 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB) $(wildcard tests/unit/*.h)
 	$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(LIB) $(LIBS) $(LDFLAGS)
 
 unit: $(UNIT_BINS)
+
+print-reader-srcs:
+	@echo $(READER_SRCS)
+
+# What a program linking libbtfinline.a needs after it (test helpers).
+print-libs:
+	@echo $(LIBS_A)
 
 $(BUILD):
 	@mkdir -p $(BUILD)
@@ -93,6 +111,38 @@ fuzz: asan fixtures
 	build-asan/btfinline encode $(BUILD)/fixtures/shapes-gcc-dw5 -o $(BUILD)/fixtures/shapes-gcc-dw5.enc
 	tests/fuzz/mutate_elf.py $(BUILD)/fixtures/shapes-gcc-dw5.enc 1000 build-asan/btfinline dump {} outer scale widen -p
 	tests/fuzz/mutate_elf.py $(BUILD)/fixtures/shapes-gcc-dw5.enc 300 build-asan/btfinline dump {} outer scale --why
+
+# Interop with upstream libbpf (not in `make check`: needs a source tree we
+# cannot download): builds LIBBPF_SRC's libbpf statically into
+# $(BUILD)/interop, the checker against its headers only, and runs it on
+# the fixtures' and the cached Debian kernel's blobs (tests/interop/run.sh).
+INTEROP := $(BUILD)/interop
+ifneq ($(filter interop,$(MAKECMDGOALS)),)
+ifeq ($(LIBBPF_SRC),)
+$(error make interop needs LIBBPF_SRC=DIR, an upstream libbpf source tree with src/ and include/ (a checkout of github.com/libbpf/libbpf: the search tool's fetch of github:libbpf/libbpf mirrors it, then git -C /work/.mirror/libbpf+libbpf/repo archive HEAD | tar -x -C DIR))
+endif
+ifneq ($(words $(wildcard $(LIBBPF_SRC)/src/btf.c $(LIBBPF_SRC)/include/uapi/linux/btf.h)),2)
+$(error LIBBPF_SRC=$(LIBBPF_SRC): no src/btf.c or include/uapi/linux/btf.h there (not a libbpf source tree))
+endif
+endif
+
+$(INTEROP)/root/lib/libbpf.a: FORCE
+	@mkdir -p $(INTEROP)/obj
+	$(MAKE) -C $(LIBBPF_SRC)/src BUILD_STATIC_ONLY=1 CC=$(CC) CFLAGS='-g -O2' \
+		OBJDIR=$(abspath $(INTEROP))/obj DESTDIR=$(abspath $(INTEROP))/root \
+		PREFIX= LIBDIR=/lib INCLUDEDIR=/include UAPIDIR=/include \
+		install install_uapi_headers
+
+# Only the upstream tree's installed headers: -I comes before /usr/include,
+# and check.c fails to compile on Debian's 1.1 headers.
+$(INTEROP)/check: tests/interop/check.c $(INTEROP)/root/lib/libbpf.a
+	$(CC) -O2 -g -std=gnu11 -Wall -Wextra -Wno-unused-parameter -D_GNU_SOURCE \
+		-I$(INTEROP)/root/include -o $@ $< $(INTEROP)/root/lib/libbpf.a -lelf -lz
+
+interop: all fixtures $(INTEROP)/check
+	tests/interop/run.sh $(BUILD)
+
+FORCE:
 
 run: deps
 	$(MAKE) all

@@ -25,11 +25,26 @@ struct bpf_link;
 #define BTFI_OPTS(type, name, ...) \
 	struct type name = { .sz = sizeof(struct type), __VA_ARGS__ }
 
-/* Log sink: called once per error with a complete message (no newline). */
+/* Log levels, as libbpf's print levels: WARN is the one message per
+ * failure; INFO says what was done (e.g. sites skipped); DEBUG details. */
+enum btfi_log_level {
+	BTFI_LOG_WARN = 0,
+	BTFI_LOG_INFO,
+	BTFI_LOG_DEBUG,
+};
+/* Error sink: called once per failure with a complete message (no newline). */
 typedef void (*btfi_log_fn)(void *ctx, const char *msg);
+/* Sink for every level. */
+typedef void (*btfi_print_fn)(void *ctx, enum btfi_log_level level, const char *msg);
+/*
+ * Where messages go: print, when set, gets every level; else fn gets the
+ * WARN messages only; with neither, WARN and INFO go to stderr as
+ * "btfinline: <msg>" (DEBUG is dropped), as libbpf's default print.
+ */
 struct btfi_log {
-	btfi_log_fn fn;		/* NULL: "btfinline: <msg>\n" on stderr */
+	btfi_log_fn fn;
 	void *ctx;
+	btfi_print_fn print;
 };
 
 /* ---- UAPI constants (bpf-next include/uapi/linux/btf.h) ---- */
@@ -95,6 +110,11 @@ static inline bool btfi_loc_narrowed(const struct btfi_loc *l, uint32_t param_si
 }
 /* x86-64 DWARF register number -> "rdi" etc.; NULL if unknown. */
 const char *btfi_reg_name(uint32_t dwreg);
+/* A location as text, as `dump` and `stats --sites` print it: %rdi,
+ * (u32)%rdi (narrowed, see above), %rax:%rdx, %rsp+0x8, *(u64 *)(%rsp+0x8),
+ * 0x3 or -1, &0x4010 (rebased address), ? (none; callers add a reason).
+ * Returns what snprintf returns. */
+int btfi_loc_snprintf(char *buf, size_t n, const struct btfi_loc *l, uint32_t param_size);
 
 /* ---- Reader: .BTF.inline of an ELF, a raw blob, or sysfs ---- */
 struct btfinline;

@@ -2,9 +2,9 @@
 # Kernel attach path on Debian's 6.1 under qemu: boots the VM, checks that
 # kprobes and /sys/kernel/btf/vmlinux work there, that the debug vmlinux's
 # .BTF is the running kernel's BTF, and that a BPF program (clang + libbpf
-# skeleton) loads and attaches through src/lib/attach_kprobe.c with bpf
+# skeleton) loads and attaches through src/lib/attach/attach_kprobe.c with bpf
 # cookies at symbol+0, symbol+offset, a KASLR-rebased absolute address and an
-# address from src/lib/kallsyms.c; clean detach; negative attaches; the
+# address from src/lib/attach/kallsyms.c; clean detach; negative attaches; the
 # base-BTF check refuses other BTFs.
 source "$(dirname "$0")/kernel/lib.sh"
 kernel_test_init smoke
@@ -37,7 +37,7 @@ abs=$(printf '0x%x' ${addrs[last]})
 echo "probe points: $func+$off and $abs"
 
 btf=$(vmlinux_btf)
-build_loader probe_smoke kallsyms attach_kprobe log
+build_loader probe_smoke attach/kallsyms attach/attach_kprobe format/base log
 # Two BTFs that must be refused: the kernel's with one string changed, and
 # the BTF of an unrelated program.
 cp "$btf" "$KOUT/changed.btf"

@@ -33,15 +33,14 @@ fa_site=$(awk '/ksys_fallocate_/ && $2 ~ /^__x64_sys_fallocate\+/ { print $1 }' 
 [ -n "$bas_site" ] && [ -n "$fa_site" ] || fail "expected sites not in perf probe output"
 bas_site=${bas_site#p:btfi/}; fa_site=${fa_site#p:btfi/}
 
-# The project's scanner (src/lib/scan.c) must find a site in every caller
+# The project's scanner (src/lib/dwarf/scan.c) must find a site in every caller
 # perf found one in (the address may differ: perf probes DW_AT_entry_pc
 # even when it lies in an empty range, as in blk_execute_rq; the scanner
 # does not), and each of its sites must be a valid kprobe address in the
 # running kernel (registered below without arguments).
 build_ksites() {
 	gcc -O2 -std=gnu11 -D_GNU_SOURCE -I"$KTOP/include" -I"$KTOP/src/lib" -o "$KOUT/ksites" \
-		"$KTOP/tests/kernel/ksites.c" "$KTOP"/src/lib/{scan,scan_lines,scan_rawexpr,dwexpr,elf_check,names,log}.c \
-		-ldw -lelf -lz
+		"$KTOP/tests/kernel/ksites.c" "$KBUILD/libbtfinline.a" $(btfi_libs)
 }
 build_ksites || fail "building ksites"
 "$KOUT/ksites" "$KCACHE/vmlinux" blk_account_io_start >"$KOUT/scan_sites"

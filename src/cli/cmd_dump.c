@@ -22,41 +22,22 @@
 #include <bpf/libbpf.h>
 #include "btfinline.h"
 #include "cli.h"
-#include "json_pretty.h"
-#include "scan.h"
+#include "source/source.h"
+#include "json_writer.h"
+#include "dwarf/scan.h"
+#include "elf_file.h"
+#include "elf_syms.h"
 #include "debug_opts.h"
-#include "debuginfo.h"
+#include "dwarf/debuginfo.h"
 
 enum fmt { F_TEXT, F_JSON, F_PERF };
-
-struct caller {
-	uint64_t addr;		/* site address */
-	char *name;		/* enclosing FUNC symbol, NULL if none */
-	uint64_t off;
-};
-
-#ifndef MIN
-#define MIN(a, b) ((a) < (b) ? (a) : (b))
-#endif
-
-/* Where the ELF symbol table is (read in chunks when needed, not kept:
- * vmlinux has 120k symbols, 2.9 MB, that a mapping would add to RSS);
- * its string table is mapped: only the pages of the callers' names are
- * read (one read per name was a third of a dump of 500 sites). */
-struct symtab {
-	int fd;
-	uint64_t symoff, stroff, strsz;
-	size_t nsyms;
-	void *strmap;		size_t strmap_len;
-	const char *strs;	/* NULL: not mapped, pread the names */
-};
 
 struct dump {
 	const char *path;
 	struct btfinline *bi;
 	enum fmt fmt;
-	struct symtab st;
-	bool first_json;
+	struct btfi_symtab st;
+	struct json_writer jw;		/* -j, -p */
 	/* --why: the DWARF of why_path says why an argument has no location
 	 * (the format keeps no reason). Scanned once, before any output. */
 	const char *why_path;
@@ -206,28 +187,6 @@ static void proto_str(const struct btfinline *bi, uint32_t func_id, char *buf, s
 
 /* ---- locations ---- */
 
-
-static void reg_str(uint32_t reg, char *buf, size_t n)
-{
-	const char *r = btfi_reg_name(reg);
-
-	if (reg == BTFI_REG_FBREG)
-		snprintf(buf, n, "fb");
-	else if (r)
-		snprintf(buf, n, "%%%s", r);
-	else
-		snprintf(buf, n, "%%reg%u", reg);
-}
-
-static void off_str(int64_t off, char *buf, size_t n)
-{
-	if (off)
-		snprintf(buf, n, "%c0x%llx", off < 0 ? '-' : '+',
-			 (unsigned long long)(off < 0 ? -(uint64_t)off : (uint64_t)off));
-	else
-		buf[0] = 0;
-}
-
 /* Byte size of a scalar type through modifiers and typedefs; 0 if none. */
 static uint32_t scalar_size(const struct btfinline *bi, uint32_t id)
 {
@@ -252,45 +211,6 @@ static uint32_t scalar_size(const struct btfinline *bi, uint32_t id)
 	return 0;
 }
 
-/* psize: the parameter's size; a narrower register read (GCC's zero- or
- * sign-extension idioms) is shown as a cast: x=(u32)%rdi. */
-static void loc_str(const struct btfi_loc *l, uint32_t psize, char *buf, size_t n)
-{
-	char r[32], r2[32], o[32], ty[16];
-
-	reg_str(l->reg, r, sizeof(r));
-	off_str(l->off, o, sizeof(o));
-	switch (l->kind) {
-	case BTFI_LOC_KREG:
-		if (btfi_loc_narrowed(l, psize))
-			snprintf(buf, n, "(%s)%s", btfi_loc_type_str(l, ty, sizeof(ty)), r);
-		else
-			snprintf(buf, n, "%s", r);
-		break;
-	case BTFI_LOC_KREG_PAIR:
-		reg_str(l->reg2, r2, sizeof(r2));
-		snprintf(buf, n, "%s:%s", r, r2);
-		break;
-	case BTFI_LOC_KREG_OFF:
-		snprintf(buf, n, "%s%s", r, o);
-		break;
-	case BTFI_LOC_KMEM:
-		snprintf(buf, n, "*(%s *)(%s%s)", btfi_loc_type_str(l, ty, sizeof(ty)), r, o);
-		break;
-	case BTFI_LOC_KCONST:
-		if (l->is_signed && (int64_t)l->cval < 0)
-			snprintf(buf, n, "%lld", (long long)l->cval);
-		else
-			snprintf(buf, n, "0x%llx", (unsigned long long)l->cval);
-		break;
-	case BTFI_LOC_KADDR:
-		snprintf(buf, n, "&0x%llx", (unsigned long long)l->cval);
-		break;
-	default:
-		snprintf(buf, n, "?");
-	}
-}
-
 /* kprobe-tracer fetch argument for perf probe; false if perf cannot fetch it. */
 static bool perf_arg(const struct btfi_loc *l, char *buf, size_t n)
 {
@@ -310,221 +230,6 @@ static bool perf_arg(const struct btfi_loc *l, char *buf, size_t n)
 	return true;
 }
 
-/* ---- ELF symbols: callers of the printed sites ---- */
-
-static int cmp_caller(const void *a, const void *b)
-{
-	const struct caller *x = a, *y = b;
-
-	return (x->addr > y->addr) - (x->addr < y->addr);
-}
-
-/* Find .symtab and its string table from the section headers (64-bit
- * little-endian ELF; anything else or malformed: no callers). */
-static void symtab_open(struct symtab *st, const char *path)
-{
-	Elf64_Ehdr eh;
-	Elf64_Shdr sh0, *sh = NULL;
-	struct stat sb;
-	size_t shnum;
-	int fd;
-
-	st->fd = -1;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	if (fstat(fd, &sb) || pread(fd, &eh, sizeof(eh), 0) != sizeof(eh) ||
-	    memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-	    eh.e_ident[EI_DATA] != ELFDATA2LSB || eh.e_shentsize != sizeof(Elf64_Shdr) || !eh.e_shoff)
-		goto out;
-	shnum = eh.e_shnum;
-	if (!shnum) {	/* extended numbering: count in section 0 */
-		if (pread(fd, &sh0, sizeof(sh0), eh.e_shoff) != sizeof(sh0))
-			goto out;
-		shnum = sh0.sh_size;
-	}
-	if (!shnum || shnum > (1u << 20) || eh.e_shoff > (uint64_t)sb.st_size ||
-	    shnum * sizeof(*sh) > (uint64_t)sb.st_size - eh.e_shoff)
-		goto out;
-	sh = malloc(shnum * sizeof(*sh));
-	if (!sh || pread(fd, sh, shnum * sizeof(*sh), eh.e_shoff) != (ssize_t)(shnum * sizeof(*sh)))
-		goto out;
-	for (size_t i = 0; i < shnum; i++) {
-		const Elf64_Shdr *s = &sh[i], *ss;
-
-		if (s->sh_type != SHT_SYMTAB || s->sh_entsize != sizeof(Elf64_Sym) ||
-		    s->sh_link >= shnum)
-			continue;
-		ss = &sh[s->sh_link];
-		if (s->sh_offset > (uint64_t)sb.st_size || s->sh_size > (uint64_t)sb.st_size - s->sh_offset ||
-		    ss->sh_offset > (uint64_t)sb.st_size || ss->sh_size > (uint64_t)sb.st_size - ss->sh_offset)
-			break;
-		st->symoff = s->sh_offset;
-		st->nsyms = s->sh_size / sizeof(Elf64_Sym);
-		st->stroff = ss->sh_offset;
-		st->strsz = ss->sh_size;
-		st->fd = fd;
-		fd = -1;
-		{
-			uint64_t a = st->stroff & ~(uint64_t)4095;
-
-			st->strmap_len = st->stroff - a + st->strsz;
-			st->strmap = st->strsz ? mmap(NULL, st->strmap_len, PROT_READ, MAP_PRIVATE,
-						      st->fd, a) : MAP_FAILED;
-			if (st->strmap == MAP_FAILED)
-				st->strmap = NULL;
-			else
-				st->strs = (const char *)st->strmap + (st->stroff - a);
-		}
-		break;
-	}
-out:
-	free(sh);
-	if (fd >= 0)
-		close(fd);
-}
-
-static void quiet(void *ctx, const char *msg)
-{
-}
-
-/* A stripped ELF's .symtab is in its debug file (what gdb and perf read);
- * not finding one only leaves the callers unnamed. */
-static void symtab_open_any(struct dump *d)
-{
-	BTFI_OPTS(btfi_debuginfo_opts, o, .log = { quiet, NULL }, .debug_file = d->dbg.file,
-		  .debug_dirs = d->dbg.dirs);
-	char *dp = NULL;
-
-	symtab_open(&d->st, d->path);
-	if (d->st.fd >= 0 || btfi_debuginfo_find(d->path, &o, &dp) || !dp)
-		return;
-	symtab_open(&d->st, dp);
-	if (d->st.fd >= 0 && d->dbg.verbose)
-		fprintf(stderr, "btfinline: %s: symbols from %s\n", d->path, dp);
-	free(dp);
-}
-
-static void symtab_close(struct symtab *st)
-{
-	if (st->fd >= 0)
-		close(st->fd);
-	if (st->strmap)
-		munmap(st->strmap, st->strmap_len);
-	st->fd = -1;
-	st->strmap = NULL;
-	st->strs = NULL;
-}
-
-/* One pass over the FUNC symbols (unsorted in the file), read in chunks;
- * symbols outside [first, last] site address are skipped with two
- * compares, those that cover no granule holding a site with a bitmap
- * lookup (a few percent of vmlinux's get past it for hundreds of sites),
- * the others binary-search the sorted sites; only the names of matching
- * symbols are read. */
-static void find_callers(struct dump *d, struct caller *c, size_t n)
-{
-	const struct symtab *st = &d->st;
-	uint64_t lo_addr, hi_addr, *gbits = NULL;
-	unsigned gshift = 8;	/* 256-byte granules: about one per small function */
-	enum { CHUNK = 2048 };	/* symbols per read (48 KB) */
-	Elf64_Sym *buf;
-
-	if (n)
-		qsort(c, n, sizeof(*c), cmp_caller);
-	if (st->fd < 0 || !n)
-		return;
-	lo_addr = c[0].addr;
-	hi_addr = c[n - 1].addr;
-	/* At most 2^20 granules (128 KB of bits) whatever the span. */
-	while (((hi_addr - lo_addr) >> gshift) >= (1u << 20))
-		gshift++;
-	gbits = calloc((((hi_addr - lo_addr) >> gshift) >> 6) + 1, sizeof(*gbits));
-	/* Mapped and populated in one call: a first touch of each heap page
-	 * costs ~9 us on a VM (the 12 faults were 0.1 ms of a dump). */
-	buf = mmap(NULL, CHUNK * sizeof(*buf), PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-	if (buf == MAP_FAILED)
-		buf = NULL;
-	if (!gbits || !buf)
-		goto out;
-	for (size_t i = 0; i < n; i++) {
-		uint64_t g = (c[i].addr - lo_addr) >> gshift;
-
-		gbits[g >> 6] |= 1ull << (g & 63);
-	}
-	for (size_t i = 0; i < st->nsyms; i += CHUNK) {
-		size_t m = st->nsyms - i < CHUNK ? st->nsyms - i : CHUNK;
-
-		if (pread(st->fd, buf, m * sizeof(*buf), st->symoff + i * sizeof(*buf)) !=
-		    (ssize_t)(m * sizeof(*buf)))
-			break;
-		for (size_t k = 0; k < m; k++) {
-			const Elf64_Sym *sym = &buf[k];
-			uint64_t g, glast;
-			size_t lo = 0, hi = n;
-
-			if (sym->st_value > hi_addr || sym->st_value + sym->st_size <= lo_addr ||
-			    ELF64_ST_TYPE(sym->st_info) != STT_FUNC || !sym->st_size)
-				continue;
-			g = sym->st_value > lo_addr ? (sym->st_value - lo_addr) >> gshift : 0;
-			glast = sym->st_value + sym->st_size - 1 < hi_addr ?
-				(sym->st_value + sym->st_size - 1 - lo_addr) >> gshift :
-				(hi_addr - lo_addr) >> gshift;
-			while (g <= glast && !(gbits[g >> 6] & (1ull << (g & 63))))
-				g++;
-			if (g > glast)
-				continue;
-			while (lo < hi) {
-				size_t mid = (lo + hi) / 2;
-
-				if (c[mid].addr < sym->st_value)
-					lo = mid + 1;
-				else
-					hi = mid;
-			}
-			for (; lo < n && c[lo].addr - sym->st_value < sym->st_size; lo++) {
-				char name[256];
-				ssize_t got = -1;
-
-				if (sym->st_name >= st->strsz)
-					continue;
-				if (st->strs) {
-					got = strnlen(st->strs + sym->st_name,
-						      MIN(sizeof(name) - 1, st->strsz - sym->st_name));
-					memcpy(name, st->strs + sym->st_name, got);
-				} else {
-					got = pread(st->fd, name, sizeof(name) - 1, st->stroff + sym->st_name);
-				}
-				if (got <= 0)
-					continue;
-				name[got] = 0;
-				free(c[lo].name);
-				c[lo].name = strdup(name);
-				c[lo].off = c[lo].addr - sym->st_value;
-			}
-		}
-	}
-out:
-	if (buf)
-		munmap(buf, CHUNK * sizeof(*buf));
-	free(gbits);
-}
-
-static void json_str(const char *s)
-{
-	putchar('"');
-	for (; s && *s; s++) {
-		if (*s == '"' || *s == '\\')
-			printf("\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			printf("\\u%04x", *s);
-		else
-			putchar(*s);
-	}
-	putchar('"');
-}
-
 static uint64_t site_addr(struct dump *d, const struct btfinline_site *s, bool *known)
 {
 	uint64_t base = 0;
@@ -542,6 +247,28 @@ static int cmp_scan_addr(const void *a, const void *b, void *ctx)
 	uint64_t y = sc->sites[*(const uint32_t *)b].addr;
 
 	return (x > y) - (x < y);
+}
+
+static void quiet(void *ctx, const char *msg)
+{
+}
+
+/* A stripped ELF's .symtab is in its debug file (what gdb and perf read);
+ * not finding one only leaves the callers unnamed. */
+static void symtab_open_any(struct dump *d)
+{
+	BTFI_OPTS(btfi_debuginfo_opts, o, .log = { quiet, NULL }, .debug_file = d->dbg.file,
+		  .debug_dirs = d->dbg.dirs);
+	char *dp = NULL;
+
+	btfi_symtab_open(&d->st, d->path);
+	if (d->st.fd >= 0 || btfi_file_kind(d->path) != BTFI_FILE_ELF ||
+	    btfi_debuginfo_find(d->path, &o, &dp) || !dp)
+		return;
+	btfi_symtab_open(&d->st, dp);
+	if (d->st.fd >= 0 && d->dbg.verbose)
+		fprintf(stderr, "btfinline: %s: symbols from %s\n", d->path, dp);
+	free(dp);
 }
 
 /* Scan why_path and index its sites by address; false: logged. */
@@ -629,7 +356,7 @@ static const char *why(struct dump *d, const char *name, const struct btfinline_
 /* Sites s[0..n) of one function, all of them or those at one address. */
 static int dump_sites(struct dump *d, const char *name, const struct btfinline_site *s, size_t n)
 {
-	struct caller *callers;
+	struct btfi_caller *callers;
 	char proto[1024], loc[128], pa[128];
 	struct btfi_loc locs[64];
 	const char *cls;
@@ -647,17 +374,18 @@ static int dump_sites(struct dump *d, const char *name, const struct btfinline_s
 
 		callers[i].addr = site_addr(d, &s[i], &known);
 	}
-	find_callers(d, callers, n);
+	btfi_symtab_callers(&d->st, callers, n);
 
 	if (d->fmt == F_TEXT)
 		printf("%s: %s inlined, %zu site%s\n  %s\n", name, cls, n, n == 1 ? "" : "s", proto);
 	else if (d->fmt == F_JSON) {
-		printf("%s{\"name\":", d->first_json ? "" : ",");
-		d->first_json = false;
-		json_str(name);
-		printf(",\"inlined\":\"%s\",\"proto\":", cls);
-		json_str(proto);
-		printf(",\"nsites\":%zu,\"sites\":[", n);
+		jw_start_object(&d->jw);
+		jw_string_field(&d->jw, "name", name);
+		jw_string_field(&d->jw, "inlined", cls);
+		jw_string_field(&d->jw, "proto", proto);
+		jw_uint_field(&d->jw, "nsites", n);
+		jw_name(&d->jw, "sites");
+		jw_start_array(&d->jw);
 	}
 	for (size_t i = 0; i < n; i++) {
 		const struct btf_type *f = btfinline__type_by_id(d->bi, s[i].func_id);
@@ -666,7 +394,7 @@ static int dump_sites(struct dump *d, const char *name, const struct btfinline_s
 		int nl = btfinline__site_locs(d->bi, &s[i], locs, 64);
 		bool known;
 		uint64_t addr = site_addr(d, &s[i], &known);
-		struct caller key = { .addr = addr }, *c = bsearch(&key, callers, n, sizeof(*c), cmp_caller);
+		struct btfi_caller key = { .addr = addr }, *c = bsearch(&key, callers, n, sizeof(*c), btfi_caller_cmp);
 		const char *sec = btfinline__sec_name(d->bi, s[i].secno);
 
 		if (d->fmt == F_TEXT) {
@@ -677,17 +405,17 @@ static int dump_sites(struct dump *d, const char *name, const struct btfinline_s
 				printf(" %s+0x%llx", c->name, (unsigned long long)c->off);
 			printf(":");
 		} else if (d->fmt == F_JSON) {
-			printf("%s{\"section\":", i ? "," : "");
-			json_str(sec);
-			printf(",\"offset\":%u", s[i].offset);
+			jw_start_object(&d->jw);
+			jw_string_field(&d->jw, "section", sec);
+			jw_uint_field(&d->jw, "offset", s[i].offset);
 			if (known)
-				printf(",\"address\":%llu", (unsigned long long)addr);
+				jw_uint_field(&d->jw, "address", addr);
 			if (c && c->name) {
-				printf(",\"caller\":");
-				json_str(c->name);
-				printf(",\"caller_offset\":%llu", (unsigned long long)c->off);
+				jw_string_field(&d->jw, "caller", c->name);
+				jw_uint_field(&d->jw, "caller_offset", c->off);
 			}
-			printf(",\"args\":[");
+			jw_name(&d->jw, "args");
+			jw_start_array(&d->jw);
 		} else {
 			if (!c || !c->name) {
 				printf("# %s %s+0x%x: no caller symbol, perf cannot place it\n", name, sec, s[i].offset);
@@ -718,7 +446,7 @@ static int dump_sites(struct dump *d, const char *name, const struct btfinline_s
 		for (int k = 0; k < nl && k < 64 && k < btf_vlen(p); k++) {
 			const char *pn = nm(d->bi, pp[k].name_off), *r = NULL;
 
-			loc_str(&locs[k], scalar_size(d->bi, pp[k].type), loc, sizeof(loc));
+			btfi_loc_snprintf(loc, sizeof(loc), &locs[k], scalar_size(d->bi, pp[k].type));
 			if (locs[k].kind == BTFI_LOC_NONE) {
 				r = why(d, name, &s[i], k);
 				unknown |= !r;
@@ -728,23 +456,27 @@ static int dump_sites(struct dump *d, const char *name, const struct btfinline_s
 				if (r)
 					printf("(%s)", r);
 			} else {
-				printf("%s{\"name\":", k ? "," : "");
-				json_str(pn);
-				printf(",\"kind\":\"%s\",\"loc\":", btfi_loc_kind_str(locs[k].kind));
-				json_str(loc);
-				printf(",\"size\":%u", locs[k].size);
+				jw_start_object(&d->jw);
+				jw_string_field(&d->jw, "name", pn);
+				jw_string_field(&d->jw, "kind", btfi_loc_kind_str(locs[k].kind));
+				jw_string_field(&d->jw, "loc", loc);
+				jw_uint_field(&d->jw, "size", locs[k].size);
 				if (locs[k].kind == BTFI_LOC_NONE)
-					printf(",\"reason\":\"%s\"", r ? r : "unknown");
-				printf("}");
+					jw_string_field(&d->jw, "reason", r ? r : "unknown");
+				jw_end_object(&d->jw);
 			}
 		}
-		if (d->fmt == F_TEXT)
+		if (d->fmt == F_TEXT) {
 			printf("\n");
-		else
-			printf("]}");
+		} else {
+			jw_end_array(&d->jw);
+			jw_end_object(&d->jw);
+		}
 	}
-	if (d->fmt == F_JSON)
-		printf("]}");
+	if (d->fmt == F_JSON) {
+		jw_end_array(&d->jw);
+		jw_end_object(&d->jw);
+	}
 	else if (unknown && d->fmt == F_TEXT && !d->why_path)
 		printf("  ?: no location at that site (.BTF.inline keeps no reason; --why reads it from DWARF)\n");
 	else if (unknown && d->fmt == F_TEXT)
@@ -822,16 +554,34 @@ static int dump_summary(struct dump *d)
 		if (!i || s[i].func_id != s[i - 1].func_id)
 			nf++;
 	if (d->fmt == F_JSON) {
-		printf("{\"file\":");
-		json_str(d->path);
-		printf(",\"bytes\":%zu,\"sites\":%zu,\"functions\":%zu,\"sections\":%u,"
-		       "\"bytes_per_site\":%.2f,\"sizes\":{\"header\":%zu,\"layout\":%zu,"
-		       "\"locsec\":%zu,\"loc_param\":%zu,\"loc_proto\":%zu,\"func\":%zu,"
-		       "\"other_types\":%zu,\"strings\":%zu},\"counts\":{\"locsec\":%zu,"
-		       "\"loc_param\":%zu,\"loc_proto\":%zu,\"func\":%zu}}\n",
-		       z.total, n, nf, btfinline__nsecs(d->bi), n ? (double)z.total / n : 0.0,
-		       z.hdr, z.layout, z.locsec, z.loc_param, z.loc_proto, z.func, z.other_types,
-		       z.strs, z.nlocsec, z.nloc_param, z.nloc_proto, z.nfunc);
+		struct json_writer *w = &d->jw;
+
+		jw_start_object(w);
+		jw_string_field(w, "file", d->path);
+		jw_uint_field(w, "bytes", z.total);
+		jw_uint_field(w, "sites", n);
+		jw_uint_field(w, "functions", nf);
+		jw_uint_field(w, "sections", btfinline__nsecs(d->bi));
+		jw_float_field(w, "bytes_per_site", "%.2f", n ? (double)z.total / n : 0.0);
+		jw_name(w, "sizes");
+		jw_start_object(w);
+		jw_uint_field(w, "header", z.hdr);
+		jw_uint_field(w, "layout", z.layout);
+		jw_uint_field(w, "locsec", z.locsec);
+		jw_uint_field(w, "loc_param", z.loc_param);
+		jw_uint_field(w, "loc_proto", z.loc_proto);
+		jw_uint_field(w, "func", z.func);
+		jw_uint_field(w, "other_types", z.other_types);
+		jw_uint_field(w, "strings", z.strs);
+		jw_end_object(w);
+		jw_name(w, "counts");
+		jw_start_object(w);
+		jw_uint_field(w, "locsec", z.nlocsec);
+		jw_uint_field(w, "loc_param", z.nloc_param);
+		jw_uint_field(w, "loc_proto", z.nloc_proto);
+		jw_uint_field(w, "func", z.nfunc);
+		jw_end_object(w);
+		jw_end_object(w);
 		return 0;
 	}
 	printf("%s: .BTF.inline %zu bytes, %zu sites of %zu functions in %u section%s, %.2f bytes/site\n",
@@ -858,21 +608,7 @@ static int dump_summary(struct dump *d)
 	return 0;
 }
 
-static int dump_usage(void)
-{
-	fprintf(stderr, "usage: btfinline dump FILE [FUNC...] [--addr ADDR]... [-j|-p] [--format=text|json|perf] [--base BTF] [--why[=ELF]]\n"
-		"       [--debug-file FILE] [--debug-dir DIR] [-v]\n"
-		"  FUNC         every inline site of FUNC and where each argument is\n"
-		"  --addr ADDR  the inline sites whose probe address is ADDR\n"
-		"  --why[=ELF]  why an argument shows `?`, from the DWARF of ELF (default FILE)\n"
-		"  -j, -p       JSON, compact or indented (as bpftool's -j, -p)\n"
-		"  -v           say where the DWARF and the symbols came from\n"
-		DEBUG_OPTS_USAGE
-		"  (no FUNC, no --addr: sizes of the blob)\n");
-	return 2;
-}
-
-int cmd_dump(int argc, char **argv)
+static int cmd_dump(int argc, char **argv)
 {
 	static const struct option lopts[] = {
 		{ "json", no_argument, NULL, 'j' },
@@ -886,53 +622,57 @@ int cmd_dump(int argc, char **argv)
 		DEBUG_LONGOPTS,
 		{}
 	};
-	struct dump d = { .fmt = F_TEXT, .first_json = true, .st.fd = -1 };
-	BTFI_OPTS(btfinline_open_opts, oo);
+	struct dump d = { .fmt = F_TEXT, .st.fd = -1 };
+	BTFI_OPTS(btfi_source_opts, so);
 	uint64_t addrs[64];
 	int c, err, rc = 0, naddrs = 0;
 	char *end;
-	struct json_capture jc = {};
 	bool pretty = false;
 
 	libbpf_set_print(NULL);	/* failures are reported by the reader, once */
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "jphv", lopts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":jphv", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'v': d.dbg.verbose = true; break;
 		case 'j': d.fmt = F_JSON; break;
 		case 'p': d.fmt = F_JSON; pretty = true; break;
-		case 'b': oo.base_path = optarg; break;
+		case 'b': so.base = optarg; break;
 		case 'w': d.why_path = optarg ? optarg : ""; break;
 		case 'a':
 			if (naddrs == 64)
-				return dump_usage();
+				return cli_usage(&cli_dump, "more than 64 --addr");
 			errno = 0;
 			addrs[naddrs++] = strtoull(optarg, &end, 0);
 			if (errno || end == optarg || *end)
-				return dump_usage();
+				return cli_usage(&cli_dump, "--addr '%s': not an address", optarg);
 			break;
 		case 'f':
 			if (!strcmp(optarg, "text")) d.fmt = F_TEXT;
 			else if (!strcmp(optarg, "json")) d.fmt = F_JSON;
 			else if (!strcmp(optarg, "perf")) d.fmt = F_PERF;
-			else return dump_usage();
+			else return cli_usage(&cli_dump, "unknown format '%s'", optarg);
 			break;
+		case 'h': cli_help(&cli_dump, stdout); return 0;
 		default:
 			if (!debug_opt(&d.dbg, c, optarg))
-				return dump_usage();
+				return cli_bad_option(&cli_dump, c, argv);
+			break;
 		}
 	}
 	if (optind >= argc)
-		return dump_usage();
+		return cli_usage(&cli_dump, NULL);
 	d.path = argv[optind++];
 	if (d.why_path && !*d.why_path)
 		d.why_path = d.path;
+	if (d.fmt == F_PERF && optind == argc && !naddrs)
+		return cli_usage(&cli_dump, "--format=perf needs FUNC names");
+	jw_init(&d.jw, stdout, pretty ? JSON_PRETTY : JSON_COMPACT);
 	/* Callers are named only for printed sites; the summary needs none. */
 	if (optind < argc || naddrs)
 		symtab_open_any(&d);
-	err = btfinline__open(d.path, &oo, &d.bi);
+	err = btfi_source_open(BTFI_TARGET_USER, d.path, &so, &d.bi, NULL);
 	if (err) {
-		symtab_close(&d.st);
+		btfi_symtab_close(&d.st);
 		return 1;	/* the reader logged "FILE: problem" */
 	}
 	/* Before any output: a file without DWARF is one error line. */
@@ -940,19 +680,12 @@ int cmd_dump(int argc, char **argv)
 		rc = 1;
 		goto out;
 	}
-	if (pretty && d.fmt == F_JSON)
-		json_capture_begin(&jc);
 	if (optind == argc && !naddrs) {
-		if (d.fmt == F_PERF) {
-			fprintf(stderr, "btfinline: --format=perf needs FUNC names\n");
-			rc = 2;
-		} else {
-			rc = dump_summary(&d);
-		}
+		rc = dump_summary(&d);
 		goto out;
 	}
 	if (d.fmt == F_JSON)
-		printf("[");
+		jw_start_array(&d.jw);
 	if (d.fmt == F_PERF) {
 		uint64_t a = 0;
 
@@ -966,12 +699,35 @@ int cmd_dump(int argc, char **argv)
 	for (int i = 0; i < naddrs; i++)
 		rc |= dump_addr(&d, addrs[i]);
 	if (d.fmt == F_JSON)
-		printf("]\n");
+		jw_end_array(&d.jw);
 out:
-	json_capture_end(&jc);
-	symtab_close(&d.st);
+	btfi_symtab_close(&d.st);
 	btfinline__free(d.bi);
 	btfi_scan_free(d.scan);
 	free(d.scan_by_addr);
 	return rc;
 }
+
+const struct cli_cmd cli_dump = {
+	.name = "dump",
+	.fn = cmd_dump,
+	.synopsis = "dump FILE [FUNC...] [--addr ADDR]... [-j|-p] [--format=text|json|perf] [--base BTF] [--why[=ELF]]",
+	.summary = "Each inline site of FUNC and where its arguments are, from .BTF.inline alone (no DWARF).",
+	.options =
+"  FILE           an ELF with .BTF.inline, or a raw .BTF.inline blob\n"
+"  FUNC           every inline site of FUNC and where each argument is\n"
+"  --addr ADDR    the inline sites whose probe address is ADDR\n"
+"  (no FUNC, no --addr: sizes of the blob)\n"
+"  -j, --json     JSON (--format=json)\n"
+"  -p, --pretty   JSON indented (bpftool's -p)\n"
+"  --format=perf  `perf probe` definitions, one per site\n"
+"  --base BTF     the base BTF of a raw blob (an ELF or raw BTF; default: the\n"
+"                 running kernel's /sys/kernel/btf/vmlinux)\n"
+"  --why[=ELF]    why an argument shows `?`, from the DWARF of ELF (default FILE)\n"
+"  --debug-file FILE  that DWARF from FILE (build-id checked); also its symbols\n"
+"                 name the callers when FILE has no .symtab (default: found by\n"
+"                 build-id or .gnu_debuglink, as for stats)\n"
+"  --debug-dir DIR    debug files under DIR (DIR:DIR2...) instead of /usr/lib/debug\n"
+"  -v, --verbose  say where the DWARF and the symbols came from (stderr)\n"
+"  -h, --help     this text\n",
+};

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* `btfinline encode ELF [-o OUT] [--raw BLOB] [--in-place] [--base BTF] [-v]`:
+/* `btfinline encode ELF [-o OUT|--in-place] [--raw BLOB] [--base BTF] [-v]`:
  * DWARF scan -> .BTF.inline (split on the ELF's own .BTF). */
 #include <errno.h>
 #include <getopt.h>
@@ -13,23 +13,14 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "cli.h"
-#include "scan.h"
-#include "btf_write.h"
-#include "elf_check.h"
 #include "debug_opts.h"
-#include "debuginfo.h"
-
-static int encode_usage(void)
-{
-	fprintf(stderr, "usage: btfinline encode ELF [-o OUT] [--raw BLOB] [--in-place] [--base BTF] [-v]\n"
-		"       [--debug-file FILE] [--debug-dir DIR]\n"
-		"  -o OUT       copy of ELF with .BTF.inline added or replaced\n"
-		"  --raw BLOB   write only the .BTF.inline blob\n"
-		"  --in-place   replace ELF (temp file + fsync + rename)\n"
-		"  --base BTF   base BTF (ELF or raw) instead of ELF's own .BTF\n"
-		DEBUG_OPTS_USAGE);
-	return 2;
-}
+#include "dwarf/debuginfo.h"
+#include "dwarf/scan.h"
+#include "encode/encode.h"
+#include "format/btf_write.h"
+#include "format/base.h"
+#include "format/elf_write.h"
+#include "elf_file.h"
 
 static bool same_file(const char *a, const char *b)
 {
@@ -83,22 +74,6 @@ static const char *err_str(int err, char *buf, size_t n)
 	return strerror(err);
 }
 
-/* File type by magic: 'E' ELF, 'B' BTF (either byte order), 0 else. */
-static char file_magic(const char *path)
-{
-	unsigned char m[4] = { 0 };
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n = fd >= 0 ? pread(fd, m, 4, 0) : -1;
-
-	if (fd >= 0)
-		close(fd);
-	if (n == 4 && !memcmp(m, "\177ELF", 4))
-		return 'E';
-	if (n >= 2 && ((m[0] == 0x9f && m[1] == 0xeb) || (m[0] == 0xeb && m[1] == 0x9f)))
-		return 'B';
-	return 0;
-}
-
 /*
  * The base the blob extends: ELF's own .BTF, or --base. A --base must be
  * what ELF ships when ELF has a .BTF (the blob's ids and string offsets
@@ -117,7 +92,8 @@ static void no_base(const char *path, int err)
  * the caller may take the debug file's). */
 static struct btf *open_base(const char *path, const char *base_path, bool *none)
 {
-	char eb[128], magic;
+	char eb[128];
+	enum btfi_file_kind kind;
 	struct btf *base, *own;
 
 	*none = false;
@@ -133,12 +109,12 @@ static struct btf *open_base(const char *path, const char *base_path, bool *none
 		fprintf(stderr, "btfinline: %s: %s\n", base_path, strerror(errno));
 		return NULL;
 	}
-	magic = file_magic(base_path);
-	if (!magic) {
+	kind = btfi_file_kind(base_path);
+	if (kind == BTFI_FILE_OTHER) {
 		fprintf(stderr, "btfinline: %s: base is not an ELF file or a BTF blob\n", base_path);
 		return NULL;
 	}
-	if (magic == 'E' && btfi_elf_check_file(base_path, NULL))
+	if (kind == BTFI_FILE_ELF && btfi_elf_check_file(base_path, NULL))
 		return NULL;
 	base = btf__parse(base_path, NULL);
 	if (!base) {
@@ -149,35 +125,34 @@ static struct btf *open_base(const char *path, const char *base_path, bool *none
 	own = btf__parse_elf(path, NULL);
 	*none = !own && errno == ENOENT;
 	if (own) {
-		uint32_t a, b;
-		const void *x = btf__raw_data(own, &a), *y = btf__raw_data(base, &b);
-		bool same = x && y && a == b && !memcmp(x, y, a);
+		struct btfi_base_diff d;
+		int err = btfi_base_same(own, base, &d);
 
-		if (!same) {
-			fprintf(stderr, "btfinline: %s: base %s is not this file's own .BTF (%u vs %u types, %u vs %u bytes)\n",
-				path, base_path, btf__type_cnt(own) - 1, btf__type_cnt(base) - 1, a, b);
-			btf__free(own);
+		btf__free(own);
+		if (err) {
+			fprintf(stderr, "btfinline: %s: base %s is not this file's own .BTF (%u vs %u types, %zu vs %zu bytes)\n",
+				path, base_path, d.ntypes[0], d.ntypes[1], d.size[0], d.size[1]);
 			btf__free(base);
 			return NULL;
 		}
-		btf__free(own);
 	}
 	return base;
 }
 
-int cmd_encode(int argc, char **argv)
+static int cmd_encode(int argc, char **argv)
 {
 	static const struct option lopts[] = {
 		{ "raw", required_argument, NULL, 'r' },
 		{ "in-place", no_argument, NULL, 'i' },
 		{ "base", required_argument, NULL, 'b' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "no-narrow", no_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		DEBUG_LONGOPTS,
 		{}
 	};
 	const char *out = NULL, *raw = NULL, *base_path = NULL, *path, *base_from = NULL;
-	bool in_place = false, verbose = false, no_own = false, embed = false;
+	bool in_place = false, verbose = false, no_narrow = false, no_own = false;
 	struct debug_opts dbg = {};
 	struct btfi_scan *s = NULL;
 	struct btf *base = NULL;
@@ -188,28 +163,31 @@ int cmd_encode(int argc, char **argv)
 	int c, err, rc = 1;
 
 	libbpf_set_print(NULL);	/* failures are reported here, once */
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:vh", lopts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:vh", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'o': out = optarg; break;
 		case 'r': raw = optarg; break;
 		case 'i': in_place = true; break;
 		case 'b': base_path = optarg; break;
 		case 'v': verbose = true; break;
+		case 'N': no_narrow = true; break;
+		case 'h': cli_help(&cli_encode, stdout); return 0;
 		default:
 			if (!debug_opt(&dbg, c, optarg))
-				return encode_usage();
+				return cli_bad_option(&cli_encode, c, argv);
 			break;
 		}
 	}
-	dbg.verbose = verbose;
-	if (optind + 1 != argc || (!out && !raw && !in_place))
-		return encode_usage();
+	if (optind == argc)
+		return cli_usage(&cli_encode, NULL);
+	if (optind + 1 < argc)
+		return cli_usage(&cli_encode, "extra argument '%s'", argv[optind + 1]);
+	if (!out && !raw && !in_place)
+		return cli_usage(&cli_encode, "no output: -o OUT, --raw BLOB or --in-place");
 	path = argv[optind];
-	if (out && in_place) {
-		fprintf(stderr, "btfinline: -o and --in-place exclude each other\n");
-		return 2;
-	}
+	if (out && in_place)
+		return cli_usage(&cli_encode, "-o and --in-place exclude each other");
 	if ((out && same_file(out, path)) || (raw && same_file(raw, path))) {
 		fprintf(stderr, "btfinline: %s: output is the input file; use --in-place to modify it\n", path);
 		return 2;
@@ -217,10 +195,10 @@ int cmd_encode(int argc, char **argv)
 	/* The DWARF may be detached; the output is always a copy of ELF
 	 * (what runs), never of its debug file. */
 	if (dbg.file && (same_file(dbg.file, path) || (out && same_file(out, dbg.file)) ||
-			 (raw && same_file(raw, dbg.file)))) {
-		fprintf(stderr, "btfinline: %s: --debug-file must be another file than ELF and the output\n", dbg.file);
-		return 2;
-	}
+			 (raw && same_file(raw, dbg.file))))
+		return cli_usage(&cli_encode, "--debug-file %s: must be another file than ELF and the output",
+				 dbg.file);
+	dbg.verbose = verbose;
 	if (btfi_elf_check_file(path, NULL))
 		return 1;
 	base = open_base(path, base_path, &no_own);
@@ -248,9 +226,9 @@ int cmd_encode(int argc, char **argv)
 		}
 		base_from = s->dwarf_path;
 	}
-	embed = no_own;
 	t1 = now();
-	err = btfi_encode(s, base, &(struct btfi_encode_opts){ .sz = sizeof(struct btfi_encode_opts) },
+	err = btfi_encode(s, base, &(struct btfi_encode_opts){ .sz = sizeof(struct btfi_encode_opts),
+							       .no_narrow = no_narrow },
 			  &blob, &sz, &st);
 	if (err)
 		goto out;
@@ -260,22 +238,25 @@ int cmd_encode(int argc, char **argv)
 		goto out;
 	}
 	if (out || in_place) {
+		/* An ELF without .BTF gets its base too: the copy stands alone. */
 		const char *dst = in_place ? path : out;
 		uint32_t bsz;
-		const void *b = embed ? btf__raw_data(base, &bsz) : NULL;
+		const void *b = no_own ? btf__raw_data(base, &bsz) : NULL;
 
-		if (embed && (!b || btfi_elf_write_section(path, dst, ".BTF", b, bsz, NULL)))
+		if (no_own && (!b || btfi_elf_write_section(path, dst, ".BTF", b, bsz, NULL)))
 			goto out;
-		if (btfi_elf_write_section(embed ? dst : path, dst, ".BTF.inline", blob, sz, NULL))
+		if (btfi_elf_write_section(no_own ? dst : path, dst, ".BTF.inline", blob, sz, NULL))
 			goto out;
 	}
 	if (verbose && base_from)
 		fprintf(stderr, "btfinline: %s: base .BTF from %s%s\n", path, base_from,
-			embed && (out || in_place) ? ", copied into the output" : "");
+			no_own && (out || in_place) ? ", copied into the output" : "");
 	if (verbose)
-		fprintf(stderr, "%s: %u sites (%u skipped: no address/section), FUNCs %u from base + %u added, "
+		fprintf(stderr, "%s: %u sites (%u skipped: no address/section; at an address already taken "
+			"by the function: %u identical, %u other instances), FUNCs %u from base + %u added, "
 			"%u LOC_PARAM, %u LOC_PROTO; blob %zu bytes (%.2f bytes/site); scan %.2fs encode %.2fs write %.2fs\n",
-			path, st.nsites, st.nsites_skipped, st.nfuncs_base, st.nfuncs_split,
+			path, st.nsites, st.nsites_skipped, st.ndup_same, st.ndup_other,
+			st.nfuncs_base, st.nfuncs_split,
 			st.nloc_param, st.nloc_proto, sz, st.nsites ? (double)sz / st.nsites : 0.0,
 			t1 - t0, t2 - t1, now() - t2);
 	rc = 0;
@@ -285,3 +266,25 @@ out:
 	btf__free(base);
 	return rc;
 }
+
+const struct cli_cmd cli_encode = {
+	.name = "encode",
+	.fn = cmd_encode,
+	.synopsis = "encode ELF [-o OUT|--in-place] [--raw BLOB] [--base BTF] [--no-narrow] [-v]",
+	.summary = "DWARF + the file's .BTF -> .BTF.inline (split BTF with LOC_PARAM, LOC_PROTO, LOCSEC).",
+	.options =
+"  ELF           an ELF with DWARF (in it or detached: see --debug-file), and\n"
+"                .BTF (pahole -J) unless --base or its debug file has one\n"
+"  -o OUT        copy of ELF with .BTF.inline added or replaced\n"
+"  --in-place    replace ELF (temp file + fsync + rename)\n"
+"  --raw BLOB    the .BTF.inline blob alone (also with -o or --in-place);\n"
+"                one of -o, --in-place, --raw is needed\n"
+"  --base BTF    base BTF (ELF or raw) instead of ELF's own .BTF; when ELF\n"
+"                has none (also from its debug file), -o/--in-place add it\n"
+"  --debug-file FILE  DWARF from FILE (its build-id must match ELF's)\n"
+"  --debug-dir DIR    debug files under DIR (DIR:DIR2...) instead of /usr/lib/debug\n"
+"  --no-narrow   write registers narrower than their parameter as no location\n"
+"                (for readers that take LOC_PARAM size as the type's size)\n"
+"  -v, --verbose counts and times, where the DWARF came from, on stderr\n"
+"  -h, --help    this text\n",
+};

@@ -2,7 +2,7 @@
 /* --debug-file / --debug-dir / -v reporting, shared by stats, encode, dump, trace. */
 #include <stdio.h>
 #include "debug_opts.h"
-#include "debuginfo.h"
+#include "dwarf/debuginfo.h"
 
 bool debug_opt(struct debug_opts *o, int c, const char *arg)
 {

@@ -15,10 +15,6 @@ enum { OPT_DEBUG_FILE = 0x1d0, OPT_DEBUG_DIR };
 #define DEBUG_LONGOPTS \
 	{ "debug-file", required_argument, NULL, OPT_DEBUG_FILE }, \
 	{ "debug-dir", required_argument, NULL, OPT_DEBUG_DIR }
-#define DEBUG_OPTS_USAGE \
-	"  --debug-file FILE  DWARF from FILE (its build-id must match)\n" \
-	"  --debug-dir DIR    debug files under DIR (DIR:DIR2...) instead of /usr/lib/debug\n"
-
 /* Take getopt_long's c/optarg if it is one of ours. */
 bool debug_opt(struct debug_opts *o, int c, const char *arg);
 /* -v: "btfinline: PATH: DWARF from DWARF_PATH (how)" on stderr. */

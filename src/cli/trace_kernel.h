@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "btfinline.h"
-#include "attach.h"
+#include "attach/attach.h"
 
 struct trace_kernel;
 

@@ -9,7 +9,7 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include "trace_sym.h"
-#include "debuginfo.h"
+#include "dwarf/debuginfo.h"
 
 struct trace_sym {
 	struct btfi_debuginfo *di;

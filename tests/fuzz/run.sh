@@ -10,8 +10,8 @@ cd "$(dirname "$0")/../.." || exit 1
 build=${1:-build}; secs=${2:-60}
 out=$build-fuzz; mkdir -p "$out/corpus"
 bin=$out/fuzz_reader
-srcs="src/lib/btf_read.c src/lib/btf_write.c src/lib/btf_types.c src/lib/elf_check.c src/lib/log.c src/lib/names.c"
-if [ ! -x "$bin" ] || [ -n "$(find $srcs tests/fuzz/fuzz_reader.c tests/unit/blob_fixture.h include src/lib/btf_write.h -newer "$bin" 2>/dev/null)" ]; then
+srcs=$(make -s --no-print-directory print-reader-srcs) || exit 1
+if [ ! -x "$bin" ] || [ -n "$(find $srcs tests/fuzz/fuzz_reader.c tests/unit/blob_fixture.h include src/lib/format -newer "$bin" 2>/dev/null)" ]; then
 	clang -g -O1 -std=gnu11 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=undefined -Iinclude -Isrc/lib -Itests/unit \
 		-o "$bin" tests/fuzz/fuzz_reader.c $srcs -lbpf -ldw -lelf -lz 2>"$out/build.log" || {

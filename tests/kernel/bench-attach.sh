@@ -13,9 +13,8 @@ source "$TOP/tests/kernel/lib.sh"
 kernel_test_init bench-attach
 
 gcc -O2 -std=gnu11 -D_GNU_SOURCE -I"$KTOP/include" -I"$KTOP/src/lib" -o "$KOUT/ksites" \
-	"$KTOP/tests/kernel/ksites.c" "$KTOP"/src/lib/{scan,scan_lines,scan_rawexpr,dwexpr,elf_check,names,log}.c \
-	-ldw -lelf -lz
-build_loader probe_smoke kallsyms attach_kprobe log
+	"$KTOP/tests/kernel/ksites.c" "$KBUILD/libbtfinline.a" $(btfi_libs)
+build_loader probe_smoke attach/kallsyms attach/attach_kprobe format/base log
 "$KOUT/ksites" "$KCACHE/vmlinux" "$func" >"$KOUT/sites"
 n=$(grep -c "^$func 0x" "$KOUT/sites" || true)
 [ "$n" -gt 0 ] || { echo "bench-attach: $func: no inline sites"; exit 1; }

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "btfinline.h"
-#include "attach.h"
+#include "attach/attach.h"
 
 struct agg { size_t funcs, sites, resident, all, part, part_full, none, none_init; };
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * Kernel test helper on the scan model (src/lib/scan.c), host side:
+ * Kernel test helper on the scan model (src/lib/dwarf/scan.c), host side:
  *   ksites VMLINUX FUNC...   one line per inline site of FUNC:
  *       FUNC 0xADDR CALLER+0xOFF ALL|PART|NONE name=kind ...
  *   ksites VMLINUX --summary [--top N]  docs/KERNEL.md figures: inlined
@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "scan.h"
+#include "dwarf/scan.h"
 
 static const char *caller_name(const struct btfi_scan *s, const struct btfi_site *st)
 {

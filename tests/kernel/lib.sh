@@ -32,7 +32,8 @@ vmlinux_sym() {
 }
 
 # Build a BPF object + skeleton + loader: NAME.bpf.c and NAME.c under
-# tests/kernel, linked with the given src/lib sources (not libbtfinline.a,
+# tests/kernel, linked with the given src/lib sources (paths below src/lib,
+# without .c) (not libbtfinline.a,
 # so the kernel tests do not depend on unrelated library parts).
 # Output: $KOUT/NAME.
 build_loader() {
@@ -48,6 +49,9 @@ build_loader() {
 }
 
 fail() { echo "FAIL: $*"; exit 1; }
+
+# Libraries a program linking libbtfinline.a needs (the Makefile's list).
+btfi_libs() { make -s -C "$KTOP" --no-print-directory print-libs; }
 
 # expect_line FILE REGEX: the VM output must contain a line matching REGEX.
 expect_line() {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * Runs inside the VM (tests/t_kernel_smoke.sh). Attaches probe_smoke.bpf.c
- * with src/lib/attach_kprobe.c at
+ * with src/lib/attach/attach_kprobe.c at
  *   cookie 1: FUNC+0            (symbol + offset)
  *   cookie 2: FUNC+OFF          (symbol + offset, mid-function)
  *   cookie 3: ABS_LINK rebased  (absolute address: link address + KASLR slide)
@@ -27,8 +27,8 @@
 #include <bpf/libbpf.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
-#include "kallsyms.h"
-#include "attach_kprobe.h"
+#include "attach/kallsyms.h"
+#include "attach/attach_kprobe.h"
 #include "probe_smoke.skel.h"
 
 #define NREADS 3

@@ -9,7 +9,7 @@
 
 #include <linux/btf.h>
 #include <bpf/btf.h>
-#include "btf_write.h"
+#include "format/btf_write.h"
 
 #define FX_FBREG BTFI_REG_FBREG
 

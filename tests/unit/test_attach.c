@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <bpf/btf.h>
-#include "attach.h"
+#include "attach/attach.h"
 
 static int fails, checks;
 static char logged[1024];

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <dwarf.h>
-#include "dwexpr.h"
+#include "dwarf/dwexpr.h"
 
 static int fails, checks;
 static char logged[1024];

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "btfinline.h"
-#include "kallsyms.h"
+#include "attach/kallsyms.h"
 
 static int fails;
 #define CHECK(cond, ...) do { if (!(cond)) { fails++; printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); printf(__VA_ARGS__); printf("\n"); } } while (0)
@@ -116,7 +116,7 @@ static void test_fake(void)
 	CHECK(!btfi_ksyms_sec_base(ks, ".text", &base, NULL) && base == 0xffffffffa1000000ULL,
 	      ".text base");
 	{
-		struct btfi_log log = { logfn, NULL };
+		struct btfi_log log = { .fn = logfn, .ctx = NULL };
 
 		nmsgs = 0;
 		CHECK(btfi_ksyms_sec_base(ks, "inline.init.text", &base, &log) == -ENOENT &&

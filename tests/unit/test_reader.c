@@ -6,11 +6,13 @@
  * With BTFI_WRITE_CORPUS=DIR, also writes the broken blobs there (that is
  * how tests/fuzz/corpus/ was made).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "btfinline.h"
 #include "blob_fixture.h"
+#include "log.h"
 
 static int fails;
 #define CHECK(cond, ...) do { if (!(cond)) { fails++; printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); printf(__VA_ARGS__); printf("\n"); } } while (0)
@@ -20,7 +22,7 @@ static void logfn(void *ctx, const char *msg)
 {
 	snprintf(lastmsg, sizeof(lastmsg), "%s", msg);
 }
-static const struct btfi_log qlog = { logfn, NULL };
+static const struct btfi_log qlog = { .fn = logfn, .ctx = NULL };
 
 static uint32_t w32(const void *blob, size_t off)
 {
@@ -61,9 +63,9 @@ enum {
 	T_PROTO1 = T_PROTO0 + 32,	/* [11] */
 	T_LOCSEC = T_PROTO1 + 32,	/* [12] */
 	T_END = T_LOCSEC + 12 + 24,
-	STRS = T_END,			/* "inline.text\0" */
-	LAYOUT = STRS + 12,
-	TOTAL = LAYOUT + 23 * 4,
+	LAYOUT = T_END,			/* libbpf's order: types | layout | strings */
+	STRS = LAYOUT + 23 * 4,		/* "inline.text\0" */
+	TOTAL = STRS + 12,
 };
 
 static void test_bytes(const uint8_t *b, size_t sz)
@@ -74,7 +76,7 @@ static void test_bytes(const uint8_t *b, size_t sz)
 	CHECK(w32(b, 0) == (0xeB9F | 1u << 16), "magic/version/flags 0x%x", w32(b, 0));
 	CHECK(w32(b, 4) == 32, "hdr_len %u", w32(b, 4));
 	CHECK(w32(b, 8) == 0 && w32(b, 12) == T_END - HDR, "type %u+%u", w32(b, 8), w32(b, 12));
-	CHECK(w32(b, 16) == T_END - HDR && w32(b, 20) == 12, "str %u+%u", w32(b, 16), w32(b, 20));
+	CHECK(w32(b, 16) == STRS - HDR && w32(b, 20) == 12, "str %u+%u", w32(b, 16), w32(b, 20));
 	CHECK(w32(b, 24) == LAYOUT - HDR && w32(b, 28) == 92, "layout %u+%u", w32(b, 24), w32(b, 28));
 	/* [4] LOC_PARAM reg 1, int: name 0, info kind 20 vlen 1, size 4, flags SIGNED|REG */
 	CHECK(w32(b, T_PARAM0) == 0 && w32(b, T_PARAM0 + 4) == (20u << 24 | 1), "p0 info 0x%x", w32(b, T_PARAM0 + 4));
@@ -242,7 +244,7 @@ static void test_broken(const uint8_t *good, size_t sz, struct btf *base)
 	expect_bad(dir, &(struct broken){ "loc-proto-bad-ref", "not a LOC_PARAM" }, b, sz, base);
 	RESET(); p32(b, LAYOUT + 4 * 20, 0x0408);
 	expect_bad(dir, &(struct broken){ "layout-disagrees", "layout for kind 20" }, b, sz, base);
-	RESET(); b[sz - 93] = 'x';
+	RESET(); b[sz - 1] = 'x';
 	expect_bad(dir, &(struct broken){ "strings-unterminated", "NUL" }, b, sz, base);
 
 	/* Base mismatch: a blob made for a base whose FUNC [3] has 2 params,
@@ -349,6 +351,150 @@ static void test_forward(struct btf *base)
 	expect_bad(NULL, &(struct broken){ "fwd-slot-range", "slot 1 names type 10" }, b, sizeof(b), base);
 }
 
+/* Section order: libbpf (btf_parse_hdr) requires types | layout | strings,
+ * which the writer produces (test_bytes); the reader also opens the order
+ * older writers used (layout after the strings, 4-byte aligned) and refuses
+ * a layout that shares bytes with another section. */
+static void test_order(const uint8_t *good, size_t sz, struct btf *base)
+{
+	const size_t nlay = STRS - LAYOUT, nstr = TOTAL - STRS, pad = (4 - nstr % 4) % 4;
+	uint8_t *b = calloc(1, sz + 4);
+	struct btfinline *bi = NULL;
+	const struct btfinline_site *s;
+	struct btfi_loc locs[8];
+	int err;
+
+	if (!b)
+		return;
+	memcpy(b, good, LAYOUT);
+	memcpy(b + LAYOUT, good + STRS, nstr);
+	memcpy(b + LAYOUT + nstr + pad, good + LAYOUT, nlay);
+	p32(b, 16, LAYOUT - HDR);			/* str_off */
+	p32(b, 24, LAYOUT - HDR + nstr + pad);		/* layout_off */
+	err = btfinline__open_mem(b, sz + pad, base, &qlog, &bi);
+	CHECK(!err, "old order (strings | layout): open_mem %d %s", err, lastmsg);
+	if (!err) {
+		CHECK(btfinline__func_sites(bi, "foo", &s) == 2 && s[0].offset == 0x10 &&
+		      s[1].offset == 0x20, "old order: foo's sites");
+		err = btfinline__site_locs(bi, &s[0], locs, 8);
+		CHECK(err == 5 && loc_eq(&locs[0], &fx_locs[0]) && loc_eq(&locs[4], &fx_locs[4]),
+		      "old order: site 0 locations (%d)", err);
+	}
+	btfinline__free(bi);
+	/* LOCSEC named ".text" (the kernel selftest's form): the tail of
+	 * "inline.text" in the string section. */
+	memcpy(b, good, sz);
+	p32(b, T_LOCSEC, 19 + 6);
+	bi = NULL;
+	err = btfinline__open_mem(b, sz, base, &qlog, &bi);
+	CHECK(!err && btfinline__func_sites(bi, "foo", &s) == 2 &&
+	      !strcmp(btfinline__sec_name(bi, s[0].secno), ".text"),
+	      "LOCSEC named .text: %d %s", err, lastmsg);
+	btfinline__free(bi);
+	p32(b, T_LOCSEC, 19 + 7);	/* "text": neither form */
+	expect_bad(NULL, &(struct broken){ "locsec-name-text", "is not \"inline<section>\"" }, b, sz, base);
+	/* layout over the last type record, then over the strings */
+	memcpy(b, good, sz);
+	p32(b, 24, T_END - HDR - 4);
+	expect_bad(NULL, &(struct broken){ "layout-over-types", "overlaps types or strings" }, b, sz, base);
+	memcpy(b, good, sz);
+	p32(b, 28, nlay + 4);
+	expect_bad(NULL, &(struct broken){ "layout-over-strings", "overlaps types or strings" }, b, sz, base);
+	free(b);
+}
+
+/* LOCSEC keys are strictly increasing: of entries with one (func, offset)
+ * the first added stays, identical ones and other instances are counted. */
+static void test_dup_sites(struct btf *base)
+{
+	struct btfi_writer *w;
+	const struct btfinline_site *s;
+	struct btfinline *bi = NULL;
+	struct btfi_writer_counts cnt;
+	int h0, h1, p0, p1, err;
+	void *blob = NULL;
+	size_t sz;
+
+	if (btfi_writer_new(base, NULL, &w))
+		return;
+	h0 = btfi_writer_loc_param(w, &fx_locs[0]);
+	h1 = btfi_writer_loc_param(w, &fx_locs[4]);
+	p0 = btfi_writer_loc_proto(w, (int[]){ h0, h0, h0, h0, h0 }, 5);
+	p1 = btfi_writer_loc_proto(w, (int[]){ h1, h1, h1, h1, h1 }, 5);
+	err = btfi_writer_site(w, ".text", 3, p0, 0x30);
+	err = err ?: btfi_writer_site(w, ".text", 3, p1, 0x10);
+	err = err ?: btfi_writer_site(w, ".text", 3, p0, 0x30);	/* identical */
+	err = err ?: btfi_writer_site(w, ".text", 3, p1, 0x30);	/* another instance */
+	err = err ?: btfi_writer_site(w, ".text", 3, p1, 0x10);	/* identical */
+	err = err ?: btfi_writer_finish(w, &blob, &sz);
+	CHECK(!err, "dup sites: writer %d", err);
+	btfi_writer_counts(w, &cnt);
+	CHECK(cnt.ndup_same == 2 && cnt.ndup_other == 1, "dup sites: %u identical, %u other dropped",
+	      cnt.ndup_same, cnt.ndup_other);
+	btfi_writer_free(w);
+	if (err)
+		return;
+	err = btfinline__open_mem(blob, sz, base, &qlog, &bi);
+	CHECK(!err, "dup sites: open_mem %d %s", err, lastmsg);
+	if (!err) {
+		struct btfi_loc l[5];
+
+		CHECK(btfinline__func_sites(bi, "foo", &s) == 2 && s[0].offset == 0x10 &&
+		      s[1].offset == 0x30, "dup sites: two sites left");
+		CHECK(btfinline__site_locs(bi, &s[1], l, 5) == 5 && loc_eq(&l[0], &fx_locs[0]),
+		      "dup sites: 0x30 keeps the first instance's locations");
+	}
+	btfinline__free(bi);
+	free(blob);
+}
+
+/* Opts from a newer caller: a longer struct opens only if its unknown tail
+ * is zero (checked before the file is opened: -EINVAL, not -ENOENT). */
+static void test_opts(void)
+{
+	struct { struct btfinline_open_opts o; uint64_t extra; } big;
+	struct btfinline *bi = NULL;
+	int err;
+
+	memset(&big, 0, sizeof(big));
+	big.o.sz = sizeof(big);
+	big.o.log = qlog;
+	big.extra = 1;
+	lastmsg[0] = 0;
+	err = btfinline__open("/nonexistent/x", &big.o, &bi);
+	CHECK(err == -EINVAL && strstr(lastmsg, "unknown non-zero field"), "opts tail: %d %s", err, lastmsg);
+	big.extra = 0;
+	err = btfinline__open("/nonexistent/x", &big.o, &bi);
+	CHECK(err == -ENOENT, "opts zero tail: %d %s", err, lastmsg);
+	big.o.sz = 4;
+	err = btfinline__open("/nonexistent/x", &big.o, &bi);
+	CHECK(err == -EINVAL, "opts sz 4: %d %s", err, lastmsg);
+}
+
+/* Log levels: print gets every level; fn only WARN. */
+static int nprint[3];
+static void printfn(void *ctx, enum btfi_log_level lvl, const char *msg)
+{
+	nprint[lvl]++;
+}
+
+static void test_log_levels(void)
+{
+	struct btfi_log p = { .print = printfn }, f = { .fn = logfn };
+
+	btfi_err(&p, "w");
+	btfi_info(&p, "i");
+	btfi_debug(&p, "d");
+	CHECK(nprint[BTFI_LOG_WARN] == 1 && nprint[BTFI_LOG_INFO] == 1 && nprint[BTFI_LOG_DEBUG] == 1,
+	      "print sink: %d %d %d", nprint[0], nprint[1], nprint[2]);
+	lastmsg[0] = 0;
+	btfi_info(&f, "info");
+	btfi_debug(&f, "debug");
+	CHECK(!lastmsg[0], "fn sink got '%s'", lastmsg);
+	btfi_err(&f, "warn %d", 1);
+	CHECK(!strcmp(lastmsg, "warn 1"), "fn sink: '%s'", lastmsg);
+}
+
 int main(void)
 {
 	struct btf *base = fx_base("foo");
@@ -363,7 +509,11 @@ int main(void)
 		test_decode(blob, sz, base);
 		test_broken(blob, sz, base);
 		test_forward(base);
+		test_order(blob, sz, base);
+		test_dup_sites(base);
 	}
+	test_opts();
+	test_log_levels();
 	free(blob);
 	btf__free(base);
 	printf("%s\n", fails ? "FAILED" : "ok");

@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Kprobe attach at the inline sites of a kernel function: sites rebased
+ * with /proc/kallsyms (KASLR), probe-able sites only (kblacklist.c), one
+ * kprobe per site. The inline info comes from source/source.c, the
+ * public call is in attach_api.c.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include "attach/attach_kernel.h"
+#include "attach/attach_kprobe.h"
+#include "log.h"
+
+/* ---- sites ---- */
+
+static void klabel(const struct btfi_ksyms *ks, uint64_t addr, char *buf, size_t len)
+{
+	const struct btfi_ksym *s = btfi_ksyms_by_addr(ks, addr);
+
+	if (s)
+		snprintf(buf, len, "%s+0x%llx", s->name, (unsigned long long)(addr - s->addr));
+	else
+		snprintf(buf, len, "0x%llx", (unsigned long long)addr);
+}
+
+static void drop_msg(void *ctx, const char *msg) { (void)ctx; (void)msg; }
+
+int btfi_collect_ksites(struct btfinline *bi, const struct btfi_ksyms *ks,
+			const struct btfi_kblacklist *bl, const char *func, bool no_entry,
+			btfinline_site_filter_fn filter, void *filter_ctx,
+			const struct btfi_log *log, struct btfi_site_list *out,
+			struct btfi_kskips *skips)
+{
+	const struct btf *btf = btfinline__btf(bi);
+	const struct btfinline_site *first;
+	struct btfi_log quiet = { .fn = drop_msg };
+	size_t n, before = out->cnt, nskip0 = skips->n;
+	bool known = false;
+
+	if (!btf) {
+		btfi_err(log, "kernel: %s: cannot build the BTF view", func);
+		return -EINVAL;
+	}
+	n = btfinline__func_sites(bi, func, &first);
+	for (size_t i = 0; i < n; i++) {
+		const struct btfinline_site *s = &first[i];
+		const char *sec = btfinline__sec_name(bi, s->secno);
+		struct btfi_attach_site *as;
+		char label[96];
+		uint64_t base, addr;
+		uint32_t proto;
+		int cnt, err;
+
+		known = true;
+		if (filter && !filter(filter_ctx, s))
+			continue;
+		if (!sec || btfi_ksyms_sec_base(ks, sec, &base, &quiet)) {
+			snprintf(label, sizeof(label), "%s+0x%x", sec ? sec : "?", s->offset);
+			btfi_kskips_add(skips, label, sec && strstr(sec, "init") ?
+					"init text, freed after boot" : "section not resident");
+			continue;
+		}
+		addr = base + s->offset;
+		klabel(ks, addr, label, sizeof(label));
+		if (!btfi_ksyms_by_addr(ks, addr)) {
+			btfi_kskips_add(skips, label, "outside kernel text");
+			continue;
+		}
+		if (btfi_kblacklist_has(bl, addr)) {
+			btfi_kskips_add(skips, label, "kprobe blacklist");
+			continue;
+		}
+
+		as = btfi_site_list_add(out);
+		if (!as)
+			goto nomem;
+		as->func = func;
+		as->func_id = s->func_id;
+		as->vaddr = addr;
+		memcpy(as->label, label, sizeof(as->label));
+		cnt = btfinline__site_locs(bi, s, NULL, 0);
+		if (cnt < 0) {
+			btfi_err(log, "kernel: %s: bad site %s", func, label);
+			return cnt;
+		}
+		err = btfi_func_params(btf, s->func_id, &proto, &as->arg_names, &as->nargs, out);
+		if (err == -ENOMEM)
+			goto nomem;
+		if (err) {	/* no FUNC_PROTO: count from LOC_PROTO, no names */
+			as->nargs = cnt;
+			as->arg_names = NULL;
+		}
+		as->locs = btfi_site_list_alloc(out, ((uint32_t)cnt > as->nargs ? (uint32_t)cnt : as->nargs) *
+						sizeof(*as->locs) + 1);
+		if (!as->locs)
+			goto nomem;
+		btfinline__site_locs(bi, s, as->locs, cnt);
+	}
+	if (!no_entry && (!filter || filter(filter_ctx, NULL))) {
+		int nsym = btfi_ksyms_by_name(ks, func, NULL);
+		int fid = btf__find_by_name_kind(btf, func, BTF_KIND_FUNC);
+
+		/* Every symbol of that name, by address: a kprobe at "sym+0"
+		 * would take the first one only. */
+		for (int k = 0; k < nsym; k++) {
+			const struct btfi_ksym *sym = btfi_ksyms_by_name_nth(ks, func, k);
+			struct btfi_attach_site *as;
+			uint32_t proto;
+
+			known = true;
+			if (!sym || (sym->type != 't' && sym->type != 'T' &&
+				     sym->type != 'w' && sym->type != 'W'))
+				continue;
+			if (btfi_kblacklist_has(bl, sym->addr)) {
+				btfi_kskips_add(skips, "entry", "kprobe blacklist");
+				continue;
+			}
+			as = btfi_site_list_add(out);
+			if (!as)
+				goto nomem;
+			as->func = func;
+			as->entry = true;
+			as->vaddr = sym->addr;
+			if (nsym > 1)
+				snprintf(as->label, sizeof(as->label), "entry@0x%llx",
+					 (unsigned long long)sym->addr);
+			else
+				snprintf(as->label, sizeof(as->label), "%s (entry)", func);
+			if (fid <= 0 || btfi_func_params(btf, fid, &proto, &as->arg_names, &as->nargs, out)) {
+				as->nargs = 0;	/* no prototype: hits without arguments */
+				continue;
+			}
+			as->func_id = fid;
+			as->locs = btfi_site_list_alloc(out, as->nargs * sizeof(*as->locs) + 1);
+			if (!as->locs)
+				goto nomem;
+			btfi_entry_locs(btf, proto, as->locs, as->nargs);
+		}
+	}
+	if (out->cnt == before) {
+		if (!known)
+			btfi_err(log, "kernel: %s: no inline site and no kernel symbol of that name", func);
+		else
+			btfi_err(log, "kernel: %s: no probe-able site (%zu skipped: %s)", func,
+				 skips->n - nskip0, skips->text);
+		return -ENOENT;
+	}
+	return 0;
+nomem:
+	btfi_err(log, "kernel: %s: out of memory", func);
+	return -ENOMEM;
+}
+
+/* ---- attach ---- */
+
+static void fill_spec(const struct btfi_attach_site *s, uint64_t vaddr, struct btfi_site_spec *spec)
+{
+	memset(spec, 0, sizeof(*spec));
+	spec->nargs = s->nargs > BTFI_MAX_ARGS ? BTFI_MAX_ARGS : s->nargs;
+	spec->flags = BTFI_SPEC_KERNEL;
+	spec->vaddr = vaddr;
+	spec->user = s->tag;
+	for (uint32_t k = 0; k < spec->nargs; k++) {
+		struct btfi_arg_spec *a = &spec->args[k];
+		const char *why;
+
+		if (btfi_loc_to_spec(&s->locs[k], a, &why))
+			a->kind = BTFI_ARG_NONE;	/* the policy already decided */
+		if (s->extra) {
+			a->nsteps = s->extra[k].nsteps;
+			a->str = s->extra[k].str;
+			memcpy(a->steps, s->extra[k].steps, sizeof(a->steps));
+		}
+	}
+}
+
+/* "caller+0x1a" -> is caller traceable by ftrace? (entry labels: func) */
+static bool site_traceable(const struct btfi_kblacklist *bl, const struct btfi_attach_site *s)
+{
+	char fn[96];
+	size_t n = strcspn(s->label, "+");
+
+	if (s->entry || n >= sizeof(fn))
+		return btfi_kfunc_traceable(bl, s->func);
+	memcpy(fn, s->label, n);
+	fn[n] = 0;
+	return btfi_kfunc_traceable(bl, fn);
+}
+
+int btfi_attach_ksites(struct bpf_program *prog, const struct btfi_attach_site *sites,
+		       size_t n, int64_t kaslr_delta, const struct btfi_kblacklist *bl,
+		       const struct btfi_attach_core_opts *opts,
+		       struct btfinline_link **out, struct btfi_kskips *skips)
+{
+	struct btfinline_link *l = NULL;
+	__u64 key, next, cookie = 0;
+	int err, map_fd, pmu;
+
+	*out = NULL;
+	if (!n) {
+		btfi_err(&opts->log, "kernel: nothing to attach");
+		return -ENOENT;
+	}
+	err = btfi_sites_policy(sites, n, "kernel", opts);
+	if (err)
+		return err;
+	pmu = btfi_kprobe_pmu_type(&opts->log);
+	if (pmu < 0)
+		return pmu;
+	map_fd = btfi_spec_map_fd(prog, &opts->log);
+	if (map_fd < 0)
+		return map_fd;
+	l = calloc(1, sizeof(*l));
+	if (l) {
+		l->map_fd = map_fd;
+		l->links = calloc(n, sizeof(*l->links));
+		l->cookies = calloc(n, sizeof(*l->cookies));
+	}
+	if (!l || !l->links || !l->cookies) {
+		btfi_err(&opts->log, "kernel: out of memory");
+		err = -ENOMEM;
+		goto err;
+	}
+	for (err = bpf_map_get_next_key(map_fd, NULL, &key); !err;
+	     err = bpf_map_get_next_key(map_fd, &key, &next), key = next)
+		if (key > cookie)
+			cookie = key;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct btfi_attach_site *s = &sites[i];
+		struct btfi_msgbuf m = { { 0 } };
+		BTFI_OPTS(btfi_kprobe_opts, ko, .pmu_type = pmu, .log = BTFI_LOG_KEEP(&m));
+		struct btfi_site_spec spec;
+		struct bpf_link *pl;
+
+		/* PT_REGS_IP in a kprobe is the probe address + 1; ADDR
+		 * arguments rebase by ip - vaddr, i.e. by the KASLR slide. */
+		fill_spec(s, s->vaddr - kaslr_delta + 1, &spec);
+		do {
+			cookie++;
+			err = bpf_map_update_elem(map_fd, &cookie, &spec, BPF_NOEXIST);
+		} while (err && errno == EEXIST);
+		if (err) {
+			err = -errno;
+			btfi_err(&opts->log, "kernel: %s: spec map update: %s%s", s->func,
+				 strerror(-err), err == -E2BIG ? " (btfi_specs full)" : "");
+			goto err;
+		}
+		ko.bpf_cookie = cookie;
+		err = btfi_kprobe_attach(prog, NULL, s->vaddr, &ko, &pl);
+		if (err == -EINVAL) {	/* notrace, jump label, ...: leave it out */
+			bpf_map_delete_elem(map_fd, &cookie);
+			/* without KPROBE_EVENTS_ON_NOTRACE the kprobe PMU refuses
+			 * functions ftrace cannot trace: name that cause */
+			btfi_kskips_add(skips, s->label, site_traceable(bl, s) ?
+					"refused by the kernel" : "notrace function");
+			continue;
+		}
+		if (err) {
+			bpf_map_delete_elem(map_fd, &cookie);
+			btfi_err(&opts->log, "kernel: %s: site %s: %s", s->func, s->label, m.s);
+			goto err;
+		}
+		l->links[l->cnt] = pl;
+		l->cookies[l->cnt++] = cookie;
+	}
+	if (!l->cnt) {
+		btfi_err(&opts->log, "kernel: %s: the kernel refused every site (%s)", sites[0].func,
+			 skips->text);
+		err = -ENOENT;
+		goto err;
+	}
+	*out = l;
+	return 0;
+err:
+	if (l)
+		btfinline_link__destroy(l);
+	else
+		close(map_fd);
+	return err ? err : -EINVAL;
+}

@@ -1,0 +1,374 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * DWARF location expression -> LOC_PARAM form. Only the fixed shapes the
+ * format can carry are accepted; everything else is "unavailable" with a
+ * reason. Value and memory are kept apart: `bregN off; stack_value` is the
+ * value reg+off, a lone `bregN off` is the memory at reg+off.
+ */
+#include <errno.h>
+#include <string.h>
+#include <dwarf.h>
+#include "dwarf/dwexpr.h"
+#include "log.h"
+
+/* Registers a probe can read from pt_regs (x86-64 DWARF 0..16: rax..rip).
+ * Vector registers are not in pt_regs, so they cannot be recovered. */
+#define MAX_GP_REG 16
+
+bool btfi_dwexpr_known_op(unsigned atom)
+{
+	if (atom == DW_OP_addr || atom == DW_OP_deref)
+		return true;
+	if (atom >= DW_OP_const1u && atom <= DW_OP_reinterpret)
+		return true;
+	switch (atom) {
+	case DW_OP_GNU_push_tls_address:
+	case DW_OP_GNU_uninit:
+	case DW_OP_GNU_encoded_addr:
+	case DW_OP_GNU_implicit_pointer:
+	case DW_OP_GNU_entry_value:
+	case DW_OP_GNU_const_type:
+	case DW_OP_GNU_regval_type:
+	case DW_OP_GNU_deref_type:
+	case DW_OP_GNU_convert:
+	case DW_OP_GNU_reinterpret:
+	case DW_OP_GNU_parameter_ref:
+	case DW_OP_GNU_addr_index:
+	case DW_OP_GNU_const_index:
+	case DW_OP_GNU_variable_value:
+		return true;
+	}
+	return false;
+}
+
+static void set_none(struct btfi_loc *out, enum btfi_reason r)
+{
+	out->kind = BTFI_LOC_NONE;
+	out->reason = r;
+}
+
+static bool is_reg_op(const Dwarf_Op *op, uint32_t *reg)
+{
+	if (op->atom >= DW_OP_reg0 && op->atom <= DW_OP_reg31) {
+		*reg = op->atom - DW_OP_reg0;
+		return true;
+	}
+	if (op->atom == DW_OP_regx) {
+		*reg = op->number;
+		return true;
+	}
+	return false;
+}
+
+/* DW_OP_bregN/bregx/fbreg: base register (FBREG for fbreg) and offset. */
+static bool is_base_op(const Dwarf_Op *op, uint32_t *reg, int64_t *off)
+{
+	if (op->atom >= DW_OP_breg0 && op->atom <= DW_OP_breg31) {
+		*reg = op->atom - DW_OP_breg0;
+		*off = (int64_t)op->number;
+		return true;
+	}
+	if (op->atom == DW_OP_bregx) {
+		*reg = op->number;
+		*off = (int64_t)op->number2;
+		return true;
+	}
+	if (op->atom == DW_OP_fbreg) {
+		*reg = BTFI_REG_FBREG;
+		*off = (int64_t)op->number;
+		return true;
+	}
+	return false;
+}
+
+/* Literal pushes: lit0..31, const1u..8s, constu, consts. */
+static bool is_const_op(const Dwarf_Op *op, uint64_t *val)
+{
+	if (op->atom >= DW_OP_lit0 && op->atom <= DW_OP_lit31) {
+		*val = op->atom - DW_OP_lit0;
+		return true;
+	}
+	switch (op->atom) {
+	case DW_OP_const1u: case DW_OP_const2u: case DW_OP_const4u:
+	case DW_OP_const8u: case DW_OP_constu:
+	case DW_OP_const1s: case DW_OP_const2s: case DW_OP_const4s:
+	case DW_OP_const8s: case DW_OP_consts:
+		/* libdw stores signed operands sign-extended in `number`. */
+		*val = op->number;
+		return true;
+	}
+	return false;
+}
+
+static bool reg_ok(uint32_t reg)
+{
+	return reg <= MAX_GP_REG || reg == BTFI_REG_FBREG;
+}
+
+/* Bytes kept by an AND mask of the low 1, 2 or 4 bytes; 0 for others. */
+static uint32_t mask_bytes(uint64_t m)
+{
+	return m == 0xff ? 1 : m == 0xffff ? 2 : m == 0xffffffff ? 4 : 0;
+}
+
+/*
+ * The rest of `base(reg, off) ...; stack_value` when it only loads and
+ * narrows: GCC's idioms for a value converted from a narrower type.
+ *   [deref | deref_size N]                  value at reg+off (N bytes)
+ *   const M; and                            zero-extend the low 1/2/4 bytes
+ *   const S; shl; const S; shra|shr         sign/zero-extend the low 64-S bits
+ * The format carries them as a narrower read: REG or memory of `size`
+ * bytes, extended per SIGNED. A register value needs off 0 (a sum cannot
+ * be narrowed after the fact).
+ */
+static void narrowed(const Dwarf_Op *ops, size_t n, uint32_t reg, int64_t off,
+		     const struct btfi_dwexpr_in *in, struct btfi_loc *out)
+{
+	uint32_t size = in->size && in->size < 8 ? in->size : 8, nb;
+	bool mem = false, is_signed = in->is_signed, narrow = false;
+	uint64_t m, s2;
+	size_t i = 0;
+
+	if (ops[i].atom == DW_OP_deref || ops[i].atom == DW_OP_deref_size) {
+		uint32_t ds = ops[i].atom == DW_OP_deref ? 8 : (uint32_t)ops[i].number;
+
+		if (ds == 0 || ds > 8)
+			return set_none(out, BTFI_R_UNSUPPORTED);
+		if (ds < size) {	/* deref_size zero-extends */
+			size = ds;
+			is_signed = false;
+		}
+		mem = true;
+		i++;
+	}
+	if (i + 2 < n && is_const_op(&ops[i], &m) && ops[i + 1].atom == DW_OP_and &&
+	    (nb = mask_bytes(m))) {
+		if (nb < size) {
+			size = nb;
+			is_signed = false;
+		}
+		narrow = true;
+		i += 2;
+	} else if (!mem && i + 4 < n && is_const_op(&ops[i], &m) && ops[i + 1].atom == DW_OP_shl &&
+		   is_const_op(&ops[i + 2], &s2) && s2 == m &&
+		   (ops[i + 3].atom == DW_OP_shra || ops[i + 3].atom == DW_OP_shr) &&
+		   (m == 32 || m == 48 || m == 56)) {
+		nb = (64 - m) / 8;
+		if (nb < size) {
+			size = nb;
+			is_signed = ops[i + 3].atom == DW_OP_shra;
+		}
+		narrow = true;
+		i += 4;
+	}
+	if (i != n - 1 || ops[i].atom != DW_OP_stack_value || (!mem && (!narrow || off)))
+		return set_none(out, BTFI_R_UNSUPPORTED);
+	out->kind = mem ? BTFI_LOC_KMEM : BTFI_LOC_KREG;
+	out->reg = reg;
+	out->off = mem ? off : 0;
+	out->size = size;
+	out->is_signed = is_signed;
+}
+
+/* One piece (or a whole expression without pieces). */
+static void one_piece(const Dwarf_Op *ops, size_t n, const struct btfi_dwexpr_in *in,
+		      struct btfi_loc *out)
+{
+	uint32_t reg;
+	int64_t off;
+	uint64_t val;
+	size_t i;
+
+	if (n == 0) {
+		/* Empty description: the value is optimized out here. */
+		set_none(out, BTFI_R_NOT_AT_ADDR);
+		return;
+	}
+	if (n == 1 && is_reg_op(&ops[0], &reg)) {
+		/* A value wider than a register needs pieces. */
+		if (!reg_ok(reg) || in->size > 8)
+			return set_none(out, BTFI_R_UNSUPPORTED);
+		out->kind = BTFI_LOC_KREG;
+		out->reg = reg;
+		return;
+	}
+	if (is_base_op(&ops[0], &reg, &off)) {
+		/* Fold `plus_uconst k` into the offset (GCC emits it). */
+		for (i = 1; i < n && ops[i].atom == DW_OP_plus_uconst; i++)
+			off = (int64_t)((uint64_t)off + ops[i].number);	/* wraps, as DWARF's stack does */
+		if (!reg_ok(reg))
+			return set_none(out, BTFI_R_UNSUPPORTED);
+		if (i == n) {
+			/* Memory at reg+off: the parameter lives there. */
+			out->kind = BTFI_LOC_KMEM;
+			out->reg = reg;
+			out->off = off;
+			return;
+		}
+		if (i == n - 1 && ops[i].atom == DW_OP_stack_value) {
+			out->kind = BTFI_LOC_KREG_OFF;
+			out->reg = reg;
+			out->off = off;
+			return;
+		}
+		return narrowed(ops + i, n - i, reg, off, in, out);
+	}
+	if (n == 2 && is_const_op(&ops[0], &val) && ops[1].atom == DW_OP_stack_value) {
+		out->kind = BTFI_LOC_KCONST;
+		out->cval = val;
+		return;
+	}
+	if (n == 1 && ops[0].atom == DW_OP_implicit_value) {
+		if (!in->ival || in->ival_len != ops[0].number)
+			return set_none(out, BTFI_R_UNSUPPORTED);
+		return btfi_dwexpr_const_block(in->ival, in->ival_len, in, out);
+	}
+	if (n == 2 && ops[0].atom == DW_OP_addr && ops[1].atom == DW_OP_stack_value) {
+		out->kind = BTFI_LOC_KADDR;
+		out->cval = ops[0].number;
+		return;
+	}
+	/* Includes a lone DW_OP_addr (memory at an absolute address: no base
+	 * register to express it with) and any real computation. */
+	set_none(out, BTFI_R_UNSUPPORTED);
+}
+
+int btfi_dwexpr_loc(const Dwarf_Op *ops, size_t nops,
+		    const struct btfi_dwexpr_in *in, struct btfi_loc *out)
+{
+	size_t i, start, npieces = 0;
+	struct btfi_loc part[2];
+	struct btfi_dwexpr_in pin;
+	uint64_t psize[2];
+
+	memset(out, 0, sizeof(*out));
+	out->size = in->size;
+	out->is_signed = in->is_signed;
+
+	for (i = 0; i < nops; i++) {
+		if (!btfi_dwexpr_known_op(ops[i].atom)) {
+			btfi_err(in->log, "%s: DWARF expression has unknown opcode 0x%02x",
+				 in->what ? in->what : "?", ops[i].atom);
+			set_none(out, BTFI_R_UNSUPPORTED);
+			return -EINVAL;
+		}
+	}
+	/* Ops that make the value depend on something a probe cannot read. */
+	for (i = 0; i < nops; i++) {
+		switch (ops[i].atom) {
+		case DW_OP_entry_value:
+		case DW_OP_GNU_entry_value:
+			/* The register at entry of the enclosing function,
+			 * not its current content. */
+			set_none(out, BTFI_R_ENTRY_VALUE);
+			return 0;
+		case DW_OP_implicit_pointer:
+		case DW_OP_GNU_implicit_pointer:
+			set_none(out, BTFI_R_IMPLICIT_PTR);
+			return 0;
+		case DW_OP_GNU_parameter_ref:
+			set_none(out, BTFI_R_PARAM_REF);
+			return 0;
+		}
+	}
+	for (i = 0; i < nops; i++)
+		if (ops[i].atom == DW_OP_piece || ops[i].atom == DW_OP_bit_piece)
+			break;
+	if (i == nops) {
+		one_piece(ops, nops, in, out);
+		return 0;
+	}
+
+	/* Pieces: one covering the whole value, or two 8-byte registers. */
+	for (start = 0, i = 0; i < nops; i++) {
+		if (ops[i].atom == DW_OP_bit_piece) {
+			set_none(out, BTFI_R_UNSUPPORTED);
+			return 0;
+		}
+		if (ops[i].atom != DW_OP_piece)
+			continue;
+		if (npieces == 2) {
+			set_none(out, BTFI_R_UNSUPPORTED);
+			return 0;
+		}
+		pin = *in;
+		pin.size = ops[i].number;
+		memset(&part[npieces], 0, sizeof(part[0]));
+		one_piece(ops + start, i - start, &pin, &part[npieces]);
+		psize[npieces++] = ops[i].number;
+		start = i + 1;
+	}
+	if (start != nops) {	/* trailing ops after the last piece */
+		set_none(out, BTFI_R_UNSUPPORTED);
+		return 0;
+	}
+	if (npieces == 1 && (in->size == 0 || psize[0] >= in->size) && psize[0] <= 8 &&
+	    part[0].kind != BTFI_LOC_NONE) {
+		one_piece(ops, nops - 1, in, out);
+		return 0;
+	}
+	if (npieces == 2 && psize[0] == 8 && psize[1] == 8 &&
+	    part[0].kind == BTFI_LOC_KREG && part[1].kind == BTFI_LOC_KREG &&
+	    !part[0].size && !part[1].size) {	/* whole registers, not narrowed */
+		out->kind = BTFI_LOC_KREG_PAIR;
+		out->reg = part[0].reg;
+		out->reg2 = part[1].reg;
+		if (!out->size)
+			out->size = 16;
+		return 0;
+	}
+	/* A missing piece means part of the value is optimized out. */
+	set_none(out, BTFI_R_UNSUPPORTED);
+	return 0;
+}
+
+void btfi_dwexpr_const(uint64_t val, const struct btfi_dwexpr_in *in, struct btfi_loc *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->size = in->size;
+	out->is_signed = in->is_signed;
+	out->kind = BTFI_LOC_KCONST;
+	out->cval = val;
+}
+
+void btfi_dwexpr_const_block(const void *data, size_t len,
+			     const struct btfi_dwexpr_in *in, struct btfi_loc *out)
+{
+	const uint8_t *p = data;
+	uint64_t v = 0;
+	size_t i;
+
+	memset(out, 0, sizeof(*out));
+	out->size = in->size;
+	out->is_signed = in->is_signed;
+	/* The format's CONST carries at most 64 bits. */
+	if (len == 0 || len > 8) {
+		set_none(out, BTFI_R_UNSUPPORTED);
+		return;
+	}
+	for (i = 0; i < len; i++)	/* target byte order: little endian */
+		v |= (uint64_t)p[i] << (8 * i);
+	if (in->is_signed && len < 8 && (p[len - 1] & 0x80))
+		v |= ~0ULL << (8 * len);
+	out->kind = BTFI_LOC_KCONST;
+	out->cval = v;
+}
+
+int btfi_dwexpr_regoff(const Dwarf_Op *ops, size_t nops, uint32_t *reg, int64_t *off)
+{
+	if (nops == 1 && is_reg_op(&ops[0], reg)) {
+		*off = 0;
+		return 0;
+	}
+	if (nops == 1 && is_base_op(&ops[0], reg, off) && *reg != BTFI_REG_FBREG)
+		return 0;
+	return -ENOENT;
+}
+
+void btfi_dwexpr_rebase(struct btfi_loc *loc, uint32_t fb_reg, int64_t fb_off)
+{
+	if (loc->kind == BTFI_LOC_NONE || loc->reg != BTFI_REG_FBREG)
+		return;
+	loc->reg = fb_reg;
+	loc->off = (int64_t)((uint64_t)loc->off + (uint64_t)fb_off);	/* wraps on corrupt input */
+}

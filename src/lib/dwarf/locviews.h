@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+#ifndef BTFI_LOCVIEWS_H
+#define BTFI_LOCVIEWS_H
+
+#include <stdint.h>
+#include <elfutils/libdw.h>
+
+/* Where the CU's location lists live: .debug_loclists (DWARF 5) or
+ * .debug_loc, and the CU's offset size (4 or 8) for raw sec_offsets. */
+struct btfi_locview_secs {
+	const Elf_Data *loclists, *loc;
+	int cu_version, offset_size;
+};
+
+/*
+ * Location at (addr, view): GCC's location views (DW_AT_GNU_locviews: one
+ * uleb pair per list entry, just before the list) give each entry a view
+ * range, so zero-length entries [A, A) describe the state at A between
+ * views. A probe at the instance's entry sees the state of the entry
+ * view. Returns 1 and the ops, 0 if no entry covers it, -1 if the views
+ * cannot be used (the caller then ignores views), -2 if libdw cannot
+ * decode the list.
+ */
+int btfi_loc_at_view(const struct btfi_locview_secs *secs, Dwarf_Die *pdie,
+		     Dwarf_Attribute *loc, uint64_t addr, uint64_t view,
+		     Dwarf_Op **ops, size_t *nops);
+
+#endif

@@ -1,0 +1,1050 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * DWARF scan: one pass over every CU's DIE tree, recording each inline
+ * instance (DW_TAG_inlined_subroutine) and out-of-line function, and each
+ * instance parameter's location at the probe address.
+ *
+ * Speed: the walk only descends into scopes that can hold code (subprogram,
+ * lexical block, inlined subroutine); abstract origins, types and functions
+ * are resolved once per DIE offset through hash tables; strings are libdw's
+ * own (they stay valid while the Dwarf is open).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <dwarf.h>
+#include <gelf.h>
+#include "dwarf/scan.h"
+#include "dwarf/scan_priv.h"
+#include "dwarf/dwexpr.h"
+#include "dwarf/locviews.h"
+#include "dwarf/debuginfo.h"
+#include "elf_syms.h"
+#include "log.h"
+#include "opts.h"
+
+#define NO_IDX UINT32_MAX
+
+static double now_secs(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* ---- ELF side: file checks, symbols, sections ---- */
+
+/* (The structure of each file was checked as debuginfo.c opened it.) */
+static int check_elf(struct btfi_scan *s, struct scan_priv *p)
+{
+	GElf_Ehdr eh;
+
+	if (gelf_getehdr(s->elf, &eh) && eh.e_type == ET_REL) {
+		/* Its DWARF needs relocating (libdwfl) and its addresses are
+		 * per section: not handled yet, and unrelocated data would give
+		 * wrong names and locations. */
+		btfi_err(p->log, "%s: relocatable object (.o/.ko) not supported, use a linked binary",
+			 s->path);
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+static bool has_symtab(Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB && sh.sh_size)
+			return true;
+	return false;
+}
+
+/* A stripped file's full symbol table is in its debug file (same addresses). */
+static Elf *sym_elf(struct btfi_scan *s)
+{
+	Elf *d = s->di->dwarf_elf;
+
+	return d != s->elf && !has_symtab(s->elf) && has_symtab(d) ? d : s->elf;
+}
+
+static int load_elf_tables(struct btfi_scan *s, struct scan_priv *p)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(s->elf, scn))) {
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		if ((sh.sh_flags & (SHF_ALLOC | SHF_EXECINSTR)) == (SHF_ALLOC | SHF_EXECINSTR) &&
+		    sh.sh_size) {
+			if (GROW(p->secs, p->secs_cap, p->nsecs + 1))
+				return -ENOMEM;
+			p->secs[p->nsecs++] = (struct scan_sec){ sh.sh_addr, sh.sh_addr + sh.sh_size,
+								 elf_ndxscn(scn) };
+		}
+	}
+	return btfi_syms_load(sym_elf(s), &p->syms);
+}
+
+static uint16_t addr_shndx(struct scan_priv *p, uint64_t addr)
+{
+	uint32_t i;
+
+	if (p->last_sec < p->nsecs && addr >= p->secs[p->last_sec].lo &&
+	    addr < p->secs[p->last_sec].hi)
+		return p->secs[p->last_sec].idx;
+	for (i = 0; i < p->nsecs; i++) {
+		if (addr >= p->secs[i].lo && addr < p->secs[i].hi) {
+			p->last_sec = i;
+			return p->secs[i].idx;
+		}
+	}
+	return 0;
+}
+
+/* Raw location-list sections, for GCC's view lists (libdw skips them);
+ * libdw has decompressed them, .zdebug_X (gcc -gz=zlib-gnu) included. */
+static void find_loc_sections(struct btfi_scan *s, struct scan_priv *p)
+{
+	Elf *elf = s->di->dwarf_elf;
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	GElf_Shdr sh;
+
+	p->map = s->di->map;
+	p->map_size = s->di->map_size;
+	p->info_off = s->di->info_off;
+	p->info_size = s->di->info_size;
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return;
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(elf, shstrndx, sh.sh_name)))
+			continue;
+		if (!strncmp(name, ".zdebug_", 8))
+			name += 2;	/* "debug_..." */
+		else if (strncmp(name, ".debug_", 7))
+			continue;
+		else
+			name += 1;
+		if (!strcmp(name, "debug_loclists"))
+			p->loclists = elf_getdata(scn, NULL);
+		else if (!strcmp(name, "debug_loc"))
+			p->loc = elf_getdata(scn, NULL);
+		else if (!strcmp(name, "debug_line"))
+			p->line = elf_getdata(scn, NULL);
+		else if (!strcmp(name, "debug_line_str"))
+			p->line_str = elf_getdata(scn, NULL);
+		else if (!strcmp(name, "debug_str"))
+			p->str = elf_getdata(scn, NULL);
+	}
+}
+
+/* ---- types and functions ---- */
+
+/* Byte size and signedness of a type, cached by DIE offset. */
+static void type_info(struct scan_priv *p, Dwarf_Die *type, uint32_t *size, bool *is_signed)
+{
+	Dwarf_Off off = die_key(p, type);
+	Dwarf_Die peeled, ut;
+	Dwarf_Word sz = 0, enc;
+	Dwarf_Attribute a;
+	uint32_t v;
+	bool sgn = false;
+	int tag;
+
+	if (u64map_get(&p->types, off, &v)) {
+		*size = v & 0x7fffffff;
+		*is_signed = v >> 31;
+		return;
+	}
+	if (dwarf_peel_type(type, &peeled))
+		peeled = *type;
+	tag = dwarf_tag(&peeled);
+	if (tag == DW_TAG_pointer_type || tag == DW_TAG_reference_type ||
+	    tag == DW_TAG_rvalue_reference_type || tag == DW_TAG_ptr_to_member_type) {
+		sz = p->addr_size;
+	} else if (dwarf_aggregate_size(&peeled, &sz)) {
+		sz = 0;
+	}
+	if (tag == DW_TAG_enumeration_type &&
+	    dwarf_formref_die(dwarf_attr(&peeled, DW_AT_type, &a), &ut) &&
+	    !dwarf_peel_type(&ut, &ut))
+		peeled = ut;
+	if (dwarf_tag(&peeled) == DW_TAG_base_type &&
+	    !dwarf_formudata(dwarf_attr(&peeled, DW_AT_encoding, &a), &enc))
+		sgn = enc == DW_ATE_signed || enc == DW_ATE_signed_char;
+	*size = sz > 0x7fffffff ? 0 : (uint32_t)sz;
+	*is_signed = sgn;
+	u64map_put(&p->types, off, *size | (uint32_t)sgn << 31);
+}
+
+static const char *die_name(Dwarf_Die *die)
+{
+	Dwarf_Attribute a;
+
+	return dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &a));
+}
+
+static bool funcs_equal(const struct btfi_scan *s, const struct btfi_func *f,
+			const char *name, const struct scan_tmp_param *tp, uint32_t n)
+{
+	uint32_t i;
+
+	if (f->nparams != n)
+		return false;
+	if (f->name != name && (!f->name || !name || strcmp(f->name, name)))
+		return false;
+	for (i = 0; i < n; i++) {
+		const char *a = s->params[f->first_param + i].name, *b = tp[i].name;
+
+		if (a != b && (!a || !b || strcmp(a, b)))
+			return false;
+	}
+	return true;
+}
+
+static int funcmap_insert(struct scan_priv *p, uint64_t h, uint32_t idx)
+{
+	uint32_t i, mask;
+
+	if ((p->nfslots + 1) * 2 > p->fcap) {
+		uint32_t ncap = p->fcap ? p->fcap * 2 : 4096, j;
+		uint32_t *nidx = malloc(ncap * sizeof(*nidx));
+		uint64_t *nh = malloc(ncap * sizeof(*nh));
+
+		if (!nidx || !nh) {
+			free(nidx);
+			free(nh);
+			return -ENOMEM;
+		}
+		memset(nidx, 0xff, ncap * sizeof(*nidx));
+		for (j = 0; j < p->fcap; j++) {
+			if (p->fidx[j] == NO_IDX)
+				continue;
+			for (i = p->fhash[j] & (ncap - 1); nidx[i] != NO_IDX; i = (i + 1) & (ncap - 1))
+				;
+			nidx[i] = p->fidx[j];
+			nh[i] = p->fhash[j];
+		}
+		free(p->fidx);
+		free(p->fhash);
+		p->fidx = nidx;
+		p->fhash = nh;
+		p->fcap = ncap;
+	}
+	mask = p->fcap - 1;
+	for (i = h & mask; p->fidx[i] != NO_IDX; i = (i + 1) & mask)
+		;
+	p->fidx[i] = idx;
+	p->fhash[i] = h;
+	p->nfslots++;
+	return 0;
+}
+
+/*
+ * The function a subprogram DIE (abstract or concrete root) stands for.
+ * Functions are keyed by (name, parameter names); `origin` records, per
+ * root DIE, the offsets of its formal parameters in order, so that an
+ * instance's concrete parameters map to indices through their
+ * abstract_origin.
+ */
+static int resolve_origin(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *root,
+			  uint32_t *origin_idx)
+{
+	Dwarf_Off off = die_key(p, root);
+	Dwarf_Die die = *root, child, ref, tdie;
+	Dwarf_Attribute a;
+	const char *name;
+	struct scan_origin *o;
+	struct btfi_func *f;
+	uint32_t n = 0, i, fi = NO_IDX, mask;
+	uint64_t h;
+	bool ext = false;
+	int err, hops;
+
+	if (u64map_get(&p->origin_map, off, origin_idx))
+		return 0;
+
+	name = die_name(&die);
+	/* Parameters hang off the DIE that has them: follow origin/spec. */
+	for (hops = 0; hops < 8; hops++) {
+		n = 0;
+		if (dwarf_child(&die, &child) == 0) {
+			do {
+				if (dwarf_tag(&child) != DW_TAG_formal_parameter)
+					continue;
+				if (GROW(p->tmp, p->tmp_cap, n + 1))
+					return -ENOMEM;
+				p->tmp[n].name = die_name(&child);
+				p->tmp[n].off = die_key(p, &child);
+				p->tmp[n].type_off = 0;
+				if (dwarf_formref_die(dwarf_attr_integrate(&child, DW_AT_type, &a), &tdie))
+					p->tmp[n].type_off = die_key(p, &tdie);
+				p->tmp[n].die = child;
+				n++;
+			} while (dwarf_siblingof(&child, &child) == 0);
+		}
+		if (n)
+			break;
+		if (!dwarf_formref_die(dwarf_attr(&die, DW_AT_abstract_origin, &a), &ref) &&
+		    !dwarf_formref_die(dwarf_attr(&die, DW_AT_specification, &a), &ref))
+			break;
+		die = ref;
+	}
+
+	h = hash_str(0xcbf29ce484222325ULL, name);
+	for (i = 0; i < n; i++)
+		h = hash_str(h, p->tmp[i].name);
+	mask = p->fcap - 1;
+	if (p->fcap) {
+		for (i = h & mask; p->fidx[i] != NO_IDX; i = (i + 1) & mask) {
+			if (p->fhash[i] == h &&
+			    funcs_equal(s, &s->funcs[p->fidx[i]], name, p->tmp, n)) {
+				fi = p->fidx[i];
+				break;
+			}
+		}
+	}
+	if (fi == NO_IDX) {
+		if (GROW(s->funcs, p->funcs_cap, s->nfuncs + 1) ||
+		    GROW(s->params, p->params_cap, s->nparams + n))
+			return -ENOMEM;
+		fi = s->nfuncs++;
+		f = &s->funcs[fi];
+		memset(f, 0, sizeof(*f));
+		f->name = name;
+		f->die_off = off;
+		f->first_param = s->nparams;
+		f->nparams = n;
+		if (dwarf_formref_die(dwarf_attr_integrate(root, DW_AT_type, &a), &tdie))
+			f->ret_type_off = die_key(p, &tdie);
+		if (!dwarf_formflag(dwarf_attr_integrate(root, DW_AT_external, &a), &ext))
+			f->is_external = ext;
+		for (i = 0; i < n; i++) {
+			struct btfi_param *prm = &s->params[s->nparams++];
+			uint32_t size = 0;
+			bool sgn = false;
+
+			if (p->tmp[i].type_off &&
+			    dwarf_formref_die(dwarf_attr_integrate(&p->tmp[i].die, DW_AT_type, &a),
+					      &tdie))
+				type_info(p, &tdie, &size, &sgn);
+			prm->name = p->tmp[i].name;
+			prm->type_off = p->tmp[i].type_off;
+			prm->size = size;
+			prm->is_signed = sgn;
+		}
+		err = funcmap_insert(p, h, fi);
+		if (err)
+			return err;
+	}
+
+	if (GROW(p->origins, p->origins_cap, p->norigins + 1) ||
+	    GROW(p->poffs, p->poffs_cap, p->npoffs + n))
+		return -ENOMEM;
+	o = &p->origins[p->norigins];
+	o->func = fi;
+	o->first_poff = p->npoffs;
+	o->nparams = n;
+	for (i = 0; i < n; i++)
+		p->poffs[p->npoffs++] = p->tmp[i].off;
+	*origin_idx = p->norigins++;
+	return u64map_put(&p->origin_map, off, *origin_idx);
+}
+
+/* ---- addresses ---- */
+
+struct ranges_info {
+	uint64_t lowest, first, entry;
+	bool has_entry, any;
+};
+
+static int die_ranges(struct scan_priv *p, Dwarf_Die *die, struct ranges_info *ri)
+{
+	Dwarf_Addr base, start, end;
+	ptrdiff_t off = 0;
+
+	memset(ri, 0, sizeof(*ri));
+	p->nranges = 0;
+	while ((off = dwarf_ranges(die, off, &base, &start, &end)) > 0) {
+		if (end <= start)
+			continue;
+		if (GROW(p->ranges, p->ranges_cap, p->nranges + 1))
+			return -ENOMEM;
+		p->ranges[p->nranges].lo = start;
+		p->ranges[p->nranges++].hi = end;
+		if (!ri->any) {
+			ri->first = ri->lowest = start;
+			ri->any = true;
+		} else if (start < ri->lowest) {
+			ri->lowest = start;
+		}
+	}
+	return 0;
+}
+
+static void die_entry_pc(Dwarf_Die *die, struct ranges_info *ri)
+{
+	Dwarf_Attribute a;
+	Dwarf_Addr addr;
+	Dwarf_Word w;
+
+	if (!dwarf_attr(die, DW_AT_entry_pc, &a))
+		return;
+	switch (dwarf_whatform(&a)) {
+	case DW_FORM_data1: case DW_FORM_data2: case DW_FORM_data4:
+	case DW_FORM_data8: case DW_FORM_udata: case DW_FORM_sdata:
+		/* DWARF 5: an offset from the entity's base address. */
+		if (dwarf_formudata(&a, &w) || !ri->any)
+			return;
+		if (dwarf_lowpc(die, &addr))
+			addr = ri->first;
+		ri->entry = addr + w;
+		ri->has_entry = true;
+		return;
+	default:
+		if (!dwarf_formaddr(&a, &addr)) {
+			ri->entry = addr;
+			ri->has_entry = true;
+		}
+	}
+}
+
+static bool in_ranges(const struct scan_priv *p, uint64_t addr)
+{
+	uint32_t i;
+
+	for (i = 0; i < p->nranges; i++)
+		if (addr >= p->ranges[i].lo && addr < p->ranges[i].hi)
+			return true;
+	return false;
+}
+
+static bool at_range_end(const struct scan_priv *p, uint64_t addr)
+{
+	uint32_t i;
+
+	for (i = 0; i < p->nranges; i++)
+		if (addr == p->ranges[i].hi)
+			return true;
+	return false;
+}
+
+static uint64_t probe_addr(const struct scan_priv *p, const struct ranges_info *ri)
+{
+	if (!ri->any)
+		return ri->has_entry ? ri->entry : 0;
+	switch (p->policy) {
+	case BTFI_PROBE_ENTRY_PC:
+		return ri->has_entry ? ri->entry : ri->lowest;
+	case BTFI_PROBE_LOWEST:
+		return ri->lowest;
+	case BTFI_PROBE_FIRST_RANGE:
+		return ri->first;
+	case BTFI_PROBE_ENTRY_IN_RANGE:
+		return ri->has_entry && in_ranges(p, ri->entry) ? ri->entry : ri->lowest;
+	default:
+		return ri->has_entry ? ri->entry : ri->lowest;
+	}
+}
+
+/* Entry of an out-of-line function: entry_pc, low_pc, else the first
+ * listed range (GCC lists the hot part first; its symbol is there). */
+static uint64_t func_entry(struct scan_priv *p, Dwarf_Die *die, bool *has_code)
+{
+	struct ranges_info ri;
+	Dwarf_Addr lo;
+
+	*has_code = false;
+	if (dwarf_lowpc(die, &lo) == 0) {
+		*has_code = true;
+		die_ranges(p, die, &ri);
+		die_entry_pc(die, &ri);
+		return ri.has_entry ? ri.entry : lo;
+	}
+	if (die_ranges(p, die, &ri) || !ri.any)
+		return 0;
+	*has_code = true;
+	die_entry_pc(die, &ri);
+	return ri.has_entry ? ri.entry : ri.first;
+}
+
+/* ---- locations ---- */
+
+/* Frame base of the enclosing function at addr, as a value reg + off. */
+static int frame_base(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *fn,
+		      uint64_t addr, uint32_t *reg, int64_t *off)
+{
+	Dwarf_Attribute a;
+	Dwarf_Op *ops, *cops;
+	Dwarf_Frame *frame;
+	size_t nops, ncops;
+	int ret = -ENOENT;
+
+	if (!fn || !dwarf_attr_integrate(fn, DW_AT_frame_base, &a) ||
+	    dwarf_getlocation_addr(&a, addr, &ops, &nops, 1) != 1)
+		return -ENOENT;
+	if (btfi_dwexpr_regoff(ops, nops, reg, off) == 0)
+		return 0;
+	if (nops != 1 || ops[0].atom != DW_OP_call_frame_cfa)
+		return -ENOENT;
+	if (!p->cfi_tried) {
+		p->cfi_tried = true;
+		p->cfi_dw = dwarf_getcfi(s->dw);
+		p->cfi_eh = dwarf_getcfi_elf(s->elf);
+	}
+	for (int i = 0; i < 2 && ret; i++) {
+		Dwarf_CFI *cfi = i ? p->cfi_eh : p->cfi_dw;
+
+		if (!cfi || dwarf_cfi_addrframe(cfi, addr, &frame))
+			continue;
+		if (dwarf_frame_cfa(frame, &cops, &ncops) == 0 &&
+		    btfi_dwexpr_regoff(cops, ncops, reg, off) == 0)
+			ret = 0;
+		free(frame);
+	}
+	return ret;
+}
+
+
+static int bad_op(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *pdie,
+		  Dwarf_Attribute *a)
+{
+	int op = scan_raw_bad_op(p, a);
+
+	if (op <= 0)
+		return 0;
+	btfi_err(p->log, "%s: DIE 0x%llx: DWARF expression has unknown opcode 0x%02x",
+		 s->path, (unsigned long long)dwarf_dieoffset(pdie), op);
+	return -EINVAL;
+}
+
+static int param_loc(struct btfi_scan *s, struct scan_priv *p, struct walk_ctx *ctx,
+		     Dwarf_Die *pdie, const struct btfi_param *prm, uint64_t addr,
+		     struct btfi_loc *loc)
+{
+	struct btfi_dwexpr_in in = { .size = prm->size, .is_signed = prm->is_signed,
+				     .log = p->log, .what = p->what };
+	Dwarf_Attribute a;
+	Dwarf_Op *ops;
+	Dwarf_Block blk;
+	Dwarf_Word w;
+	size_t nops, i;
+	uint32_t reg;
+	int64_t off;
+	int n, err;
+
+	if (dwarf_attr(pdie, DW_AT_location, &a)) {
+		n = -1;
+		if (ctx->has_view && dwarf_whatform(&a) != DW_FORM_exprloc) {
+			struct btfi_locview_secs lvs = { p->loclists, p->loc, p->cu_version,
+							 p->offset_size };
+
+			n = btfi_loc_at_view(&lvs, pdie, &a, addr, ctx->view, &ops, &nops);
+		}
+		/* An undefined opcode is corrupt input. A defined one libdw
+		 * cannot decode (GCC's DW_OP_GNU_uninit) only makes this
+		 * parameter unsupported, and only if it is the entry we need. */
+		if (n == -2 && (err = bad_op(s, p, pdie, &a)))
+			return err;
+		if (n < 0)
+			n = dwarf_getlocation_addr(&a, addr, &ops, &nops, 1);
+		if (n < 0) {
+			if ((err = bad_op(s, p, pdie, &a)))
+				return err;
+			loc->kind = BTFI_LOC_NONE;
+			loc->reason = BTFI_R_UNSUPPORTED;
+			p->nbad_exprs++;
+			return 0;
+		}
+		if (n == 0) {
+			loc->kind = BTFI_LOC_NONE;
+			loc->reason = BTFI_R_NOT_AT_ADDR;
+			return 0;
+		}
+		for (i = 0; i < nops; i++) {
+			if (ops[i].atom == DW_OP_implicit_value &&
+			    dwarf_getlocation_implicit_value(&a, &ops[i], &blk) == 0) {
+				in.ival = blk.data;
+				in.ival_len = blk.length;
+				break;
+			}
+		}
+		for (i = 0; i < nops; i++) {
+			/* Name the DIE only when dwexpr will complain. */
+			if (!btfi_dwexpr_known_op(ops[i].atom)) {
+				snprintf(p->what, sizeof(p->what), "%s: DIE 0x%llx", s->path,
+					 (unsigned long long)dwarf_dieoffset(pdie));
+				break;
+			}
+		}
+		err = btfi_dwexpr_loc(ops, nops, &in, loc);
+		if (err)
+			return err;
+		if (loc->kind != BTFI_LOC_NONE && loc->reg == BTFI_REG_FBREG) {
+			if (frame_base(s, p, ctx->fn_valid ? &ctx->fn : NULL, addr, &reg, &off)) {
+				loc->kind = BTFI_LOC_NONE;
+				loc->reason = BTFI_R_NO_CFA;
+			} else {
+				btfi_dwexpr_rebase(loc, reg, off);
+			}
+		}
+		return 0;
+	}
+	if (dwarf_attr(pdie, DW_AT_const_value, &a)) {
+		switch (dwarf_whatform(&a)) {
+		case DW_FORM_block: case DW_FORM_block1: case DW_FORM_block2:
+		case DW_FORM_block4: case DW_FORM_exprloc:
+			if (dwarf_formblock(&a, &blk) == 0)
+				btfi_dwexpr_const_block(blk.data, blk.length, &in, loc);
+			else
+				loc->reason = BTFI_R_UNSUPPORTED;
+			return 0;
+		case DW_FORM_sdata: case DW_FORM_implicit_const:
+			if (dwarf_formsdata(&a, (Dwarf_Sword *)&w) == 0) {
+				btfi_dwexpr_const(w, &in, loc);
+				return 0;
+			}
+			break;
+		default:
+			if (dwarf_formudata(&a, &w) == 0) {
+				/* dataN: sign-extend per the parameter's type */
+				if (prm->is_signed && prm->size && prm->size < 8 &&
+				    (w >> (prm->size * 8 - 1)) & 1)
+					w |= ~0ULL << (prm->size * 8);
+				btfi_dwexpr_const(w, &in, loc);
+				return 0;
+			}
+		}
+		loc->kind = BTFI_LOC_NONE;
+		loc->reason = BTFI_R_UNSUPPORTED;
+		return 0;
+	}
+	loc->kind = BTFI_LOC_NONE;
+	loc->reason = BTFI_R_NO_LOCATION;
+	return 0;
+}
+
+/* ---- the walk ---- */
+
+static int walk_children(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *parent,
+			 struct walk_ctx *ctx);
+
+static int add_ool(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
+		   uint64_t entry, uint32_t *func)
+{
+	Dwarf_Attribute a;
+	Dwarf_Die root = *die, ref;
+	uint32_t oi;
+	struct btfi_func *f;
+	int err, hops;
+
+	for (hops = 0; hops < 8; hops++) {
+		if (!dwarf_formref_die(dwarf_attr(&root, DW_AT_abstract_origin, &a), &ref))
+			break;
+		root = ref;
+	}
+	err = resolve_origin(s, p, &root, &oi);
+	if (err)
+		return err;
+	*func = p->origins[oi].func;
+	f = &s->funcs[*func];
+	f->nool++;
+	if (!f->ool_addr)
+		f->ool_addr = entry;
+	if (!f->has_symbol && btfi_syms_has(&p->syms, entry, f->name)) {
+		f->has_symbol = true;
+		f->ool_addr = entry;
+	}
+	return 0;
+}
+
+static int do_subprogram(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die)
+{
+	struct walk_ctx ctx = { .caller = NO_IDX };
+	bool has_code;
+	uint64_t entry;
+	int err;
+
+	/* Declarations and abstract instance trees hold no instances. */
+	if (dwarf_hasattr(die, DW_AT_declaration) || dwarf_hasattr(die, DW_AT_inline))
+		return 0;
+	entry = func_entry(p, die, &has_code);
+	if (has_code) {
+		err = add_ool(s, p, die, entry, &ctx.caller);
+		if (err)
+			return err;
+		ctx.caller_addr = entry;
+		ctx.fn = *die;
+		ctx.fn_valid = true;
+	}
+	if (!dwarf_haschildren(die))
+		return 0;
+	return walk_children(s, p, die, &ctx);
+}
+
+static const char *call_file(struct scan_priv *p, Dwarf_Die *die)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word idx, off;
+
+	if (dwarf_formudata(dwarf_attr(die, DW_AT_call_file, &a), &idx))
+		return NULL;
+	if (!p->files_tried) {
+		p->files_tried = true;
+		p->nfnames = 0;
+		if (dwarf_formudata(dwarf_attr(&p->cudie, DW_AT_stmt_list, &a), &off) == 0)
+			scan_read_file_names(p, off);
+	}
+	return idx < p->nfnames ? p->fnames[idx] : NULL;
+}
+
+static int do_inline(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
+		     struct walk_ctx *ctx)
+{
+	struct walk_ctx sub = *ctx, pctx;
+	struct ranges_info ri;
+	Dwarf_Attribute a;
+	Dwarf_Die origin, child;
+	Dwarf_Word w;
+	struct btfi_site *site;
+	struct btfi_func *f;
+	const struct scan_origin *o;
+	uint32_t oi, i, si, k, nth = 0;
+	int err;
+
+	if (dwarf_formref_die(dwarf_attr(die, DW_AT_abstract_origin, &a), &origin)) {
+		/* Follow origin chains to the root (also across CUs). */
+		Dwarf_Die ref;
+
+		for (i = 0; i < 8 && dwarf_formref_die(dwarf_attr(&origin, DW_AT_abstract_origin, &a),
+						       &ref); i++)
+			origin = ref;
+	} else {
+		origin = *die;
+	}
+	err = resolve_origin(s, p, &origin, &oi);
+	if (err)
+		return err;
+	o = &p->origins[oi];
+	f = &s->funcs[o->func];
+
+	err = die_ranges(p, die, &ri);
+	if (err)
+		return err;
+	die_entry_pc(die, &ri);
+
+	if (GROW(s->sites, p->sites_cap, s->nsites + 1) ||
+	    GROW(s->locs, p->locs_cap, s->nlocs + f->nparams))
+		return -ENOMEM;
+	si = s->nsites++;
+	site = &s->sites[si];
+	memset(site, 0, sizeof(*site));
+	site->func = o->func;
+	site->caller = ctx->caller;
+	site->caller_addr = ctx->caller_addr;
+	site->addr = ri.any ? probe_addr(p, &ri) : 0;
+	if (ri.any && ri.has_entry) {
+		s->entry_pc.with_entry_pc++;
+		if (in_ranges(p, ri.entry))
+			s->entry_pc.inside++;
+		else if (at_range_end(p, ri.entry))
+			s->entry_pc.at_range_end++;
+		else
+			s->entry_pc.outside++;
+	}
+	site->shndx = site->addr ? addr_shndx(p, site->addr) : 0;
+	site->depth = ctx->depth + 1;
+	site->call_file = call_file(p, die);
+	if (dwarf_formudata(dwarf_attr(die, DW_AT_call_line, &a), &w) == 0)
+		site->call_line = w;
+	site->first_loc = s->nlocs;
+	site->nlocs = f->nparams;
+	f->nsites++;
+	if (!ri.any)
+		f->nsites_noaddr++;
+
+	for (i = 0; i < f->nparams; i++) {
+		struct btfi_loc *l = &s->locs[s->nlocs + i];
+		const struct btfi_param *prm = &s->params[f->first_param + i];
+
+		memset(l, 0, sizeof(*l));
+		l->size = prm->size;
+		l->is_signed = prm->is_signed;
+		l->reason = ri.any ? BTFI_R_NO_LOCATION : BTFI_R_NO_ADDR;
+	}
+	s->nlocs += f->nparams;
+
+	if (!dwarf_haschildren(die))
+		return 0;
+	pctx = *ctx;
+	/* The entry view applies when probing at the entry pc itself. */
+	pctx.has_view = ri.has_entry && site->addr == ri.entry &&
+			dwarf_formudata(dwarf_attr(die, DW_AT_GNU_entry_view, &a), &w) == 0;
+	pctx.view = pctx.has_view ? w : 0;
+	if (ri.any && !p->no_locations && f->nparams && dwarf_child(die, &child) == 0) {
+		do {
+			Dwarf_Die ap;
+			Dwarf_Off aoff;
+
+			if (dwarf_tag(&child) != DW_TAG_formal_parameter)
+				continue;
+			/* Map to the abstract list through abstract_origin;
+			 * fall back to position. */
+			k = nth++;
+			if (dwarf_formref_die(dwarf_attr(&child, DW_AT_abstract_origin, &a), &ap)) {
+				aoff = die_key(p, &ap);
+				for (k = 0; k < o->nparams; k++)
+					if (p->poffs[o->first_poff + k] == aoff)
+						break;
+			}
+			if (k >= o->nparams)
+				continue;
+			err = param_loc(s, p, &pctx, &child, &s->params[f->first_param + k],
+					s->sites[si].addr, &s->locs[s->sites[si].first_loc + k]);
+			if (err)
+				return err;
+		} while (dwarf_siblingof(&child, &child) == 0);
+	}
+	sub.depth = ctx->depth + 1;
+	return walk_children(s, p, die, &sub);
+}
+
+static int walk_children(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *parent,
+			 struct walk_ctx *ctx)
+{
+	Dwarf_Die d;
+	int err = 0, r;
+
+	r = dwarf_child(parent, &d);
+	if (r)
+		goto out;
+	do {
+		switch (dwarf_tag(&d)) {
+		case DW_TAG_subprogram:
+			err = do_subprogram(s, p, &d);
+			break;
+		case DW_TAG_inlined_subroutine:
+			err = do_inline(s, p, &d, ctx);
+			break;
+		case DW_TAG_lexical_block:
+		case DW_TAG_namespace:
+			if (dwarf_haschildren(&d))
+				err = walk_children(s, p, &d, ctx);
+			break;
+		default:
+			/* Types, variables, parameters: no code below. */
+			break;
+		}
+		if (err)
+			return err;
+	} while ((r = dwarf_siblingof(&d, &d)) == 0);
+out:
+	if (r < 0) {
+		btfi_err(p->log, "%s: corrupt DWARF below DIE 0x%llx: %s", s->path,
+			 (unsigned long long)dwarf_dieoffset(parent), dwarf_errmsg(-1));
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * Peak RSS: the walk touches .debug_info once, front to back, so drop the
+ * mapped pages before the current CU (MADV_DONTNEED on a read-only file
+ * mapping only forgets them; a later cross-CU reference faults them back
+ * from the page cache). Keeps a kernel scan well under 400 MB.
+ */
+static void trim_info(struct scan_priv *p, uint64_t cu_off)
+{
+	uint64_t upto, from;
+	long pg = sysconf(_SC_PAGESIZE);
+
+	if (!p->map || !p->info_size || cu_off > p->info_size)
+		return;
+	upto = (p->info_off + cu_off) & ~(uint64_t)(pg - 1);
+	from = p->trimmed ? p->trimmed : p->info_off & ~(uint64_t)(pg - 1);
+	if (upto < from + (16u << 20))		/* in 16 MB steps */
+		return;
+	madvise((char *)p->map + from, upto - from, MADV_DONTNEED);
+	p->trimmed = upto;
+}
+
+static int scan_dwarf(struct btfi_scan *s, struct scan_priv *p)
+{
+	Dwarf_CU *cu = NULL;
+	Dwarf_Half version;
+	uint8_t unit_type, asz;
+	Dwarf_Die cudie, subdie, tmp, *walk;
+	struct walk_ctx ctx = { .caller = NO_IDX };
+	int err, r, tag;
+
+	while ((r = dwarf_get_units(s->dw, cu, &cu, &version, &unit_type, &cudie, &subdie)) == 0) {
+		walk = &cudie;
+		if (unit_type == DW_UT_skeleton) {
+			/* -gsplit-dwarf: the body is in a .dwo (libdw finds it) */
+			err = scan_split_enter(s, p, &cudie, &subdie);
+			if (err)
+				return err;
+			walk = &subdie;
+		} else if (unit_type != DW_UT_compile && unit_type != DW_UT_partial) {
+			continue;
+		}
+		tag = dwarf_tag(&cudie);
+		if (tag == DW_TAG_invalid) {
+			btfi_err(p->log, "%s: corrupt DWARF: unit at 0x%llx has no valid DIE: %s",
+				 s->path, (unsigned long long)dwarf_dieoffset(&cudie), dwarf_errmsg(-1));
+			return -EINVAL;
+		}
+		if (tag != DW_TAG_compile_unit && tag != DW_TAG_partial_unit &&
+		    tag != DW_TAG_skeleton_unit) {
+			scan_split_leave(s, p);
+			continue;
+		}
+		if (dwarf_diecu(&cudie, &tmp, &asz, NULL) && asz)
+			p->addr_size = asz;
+		p->cudie = cudie;
+		p->cu_version = version;
+		p->offset_size = 4;	/* 64-bit DWARF is not produced by gcc/clang here */
+		p->files_tried = false;
+		err = walk_children(s, p, walk, &ctx);
+		scan_split_leave(s, p);
+		if (err)
+			return err;
+		trim_info(p, dwarf_dieoffset(&cudie));
+	}
+	if (r < 0) {
+		btfi_err(p->log, "%s: corrupt DWARF: %s", s->path, dwarf_errmsg(-1));
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void classify(struct btfi_scan *s)
+{
+	uint32_t i;
+
+	for (i = 0; i < s->nfuncs; i++) {
+		struct btfi_func *f = &s->funcs[i];
+
+		if (!f->nsites)
+			f->cls = BTFI_NEVER_INLINED;
+		else if (f->has_symbol)
+			f->cls = BTFI_SELECTIVE;
+		else
+			f->cls = BTFI_FULL;
+	}
+}
+
+int btfi_scan_open(const char *path, const struct btfi_scan_opts *opts,
+		   struct btfi_scan **out)
+{
+	static const struct btfi_log no_log;
+	const struct btfi_log *log = OPTS_HAS(opts, log) ? &opts->log : &no_log;
+	struct btfi_scan *s;
+	struct scan_priv *p;
+	double t0 = now_secs();
+	int err;
+
+	*out = NULL;
+	if (!OPTS_VALID(opts, btfi_scan_opts, log))
+		return -EINVAL;
+	s = calloc(1, sizeof(*s));
+	p = calloc(1, sizeof(*p));
+	if (!s || !p) {
+		free(s);
+		free(p);
+		btfi_err(log, "%s: out of memory", path);
+		return -ENOMEM;
+	}
+	s->priv = p;
+	s->path = path;
+	p->log = log;
+	p->addr_size = 8;
+	p->no_locations = OPTS_GET(opts, no_locations, false);
+	p->policy = OPTS_GET(opts, probe_policy, BTFI_PROBE_DEFAULT);
+	/* entry_pc with its location view: see "Probe address policy" in
+	 * docs/DESIGN.md for the measurements behind this default. */
+	if (p->policy <= BTFI_PROBE_DEFAULT || p->policy >= BTFI_PROBE__MAX)
+		p->policy = BTFI_PROBE_ENTRY_PC;
+
+	err = btfi_debuginfo_open(path, &(struct btfi_debuginfo_opts){
+		.sz = sizeof(struct btfi_debuginfo_opts), .log = *log,
+		.debug_file = OPTS_GET(opts, debug_file, NULL),
+		.debug_dirs = OPTS_GET(opts, debug_dirs, NULL) }, &s->di);
+	if (err)
+		goto fail;
+	s->elf = s->di->elf;
+	s->dw = s->di->dw;
+	s->dwarf_path = s->di->dwarf_path;
+	s->dwarfs = calloc(1, sizeof(*s->dwarfs));
+	if (!s->dwarfs) {
+		err = -ENOMEM;
+		btfi_err(log, "%s: out of memory", path);
+		goto fail;
+	}
+	s->dwarfs[0] = s->dw;
+	s->ndwarfs = 1;
+	p->dwarfs_cap = 1;
+	err = check_elf(s, p);
+	if (err)
+		goto fail;
+	find_loc_sections(s, p);
+	err = load_elf_tables(s, p);
+	if (!err)
+		err = scan_dwarf(s, p);
+	if (err) {
+		if (err == -ENOMEM)
+			btfi_err(log, "%s: out of memory", path);
+		goto fail;
+	}
+	classify(s);
+	s->scan_secs = now_secs() - t0;
+	*out = s;
+	return 0;
+fail:
+	btfi_scan_free(s);
+	return err;
+}
+
+void btfi_scan_free(struct btfi_scan *s)
+{
+	struct scan_priv *p;
+
+	if (!s)
+		return;
+	p = s->priv;
+	if (p) {
+		if (p->cfi_eh)
+			dwarf_cfi_end(p->cfi_eh);
+		u64map_free(&p->origin_map);
+		u64map_free(&p->types);
+		free(p->fidx);
+		free(p->fhash);
+		free(p->origins);
+		free(p->poffs);
+		free(p->tmp);
+		free(p->ranges);
+		btfi_syms_free(&p->syms);
+		free(p->secs);
+		free(p->fnames);
+	}
+	free(s->dwarfs);
+	btfi_debuginfo_close(s->di);	/* owns elf, dw and the mapping */
+	free(p);
+	free(s->funcs);
+	free(s->sites);
+	free(s->locs);
+	free(s->params);
+	free(s);
+}

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* Internal state of the DWARF scan (scan.c); not for other stages. */
+#ifndef BTFI_SCAN_PRIV_H
+#define BTFI_SCAN_PRIV_H
+
+#include <elfutils/libdw.h>
+#include "dwarf/scan.h"
+#include "elf_syms.h"
+#include "dwarf/u64map.h"
+
+struct scan_origin {		/* one root subprogram DIE */
+	uint32_t func;
+	uint32_t first_poff;	/* into poffs: its formal_parameter offsets */
+	uint32_t nparams;
+};
+
+struct scan_tmp_param {
+	const char *name;
+	Dwarf_Off off, type_off;
+	Dwarf_Die die;
+};
+
+
+struct scan_sec {
+	uint64_t lo, hi;
+	uint32_t idx;
+};
+
+struct scan_range {
+	uint64_t lo, hi;
+};
+
+struct walk_ctx {
+	uint32_t caller;	/* func index of the enclosing out-of-line copy */
+	uint64_t caller_addr;
+	uint16_t depth;
+	bool fn_valid;
+	bool has_view;		/* probing at the entry pc: use its view */
+	uint64_t view;
+	Dwarf_Die fn;		/* its DIE, for DW_AT_frame_base */
+};
+
+struct scan_priv {
+	const struct btfi_log *log;
+	int policy;
+	bool no_locations;
+	uint8_t addr_size;
+
+	uint32_t funcs_cap, params_cap, sites_cap, locs_cap;
+	struct u64map origin_map;	/* root DIE offset -> origins[] */
+	struct scan_origin *origins;	uint32_t norigins, origins_cap;
+	Dwarf_Off *poffs;		uint32_t npoffs, poffs_cap;
+	struct u64map types;		/* type DIE offset -> size | signed << 31 */
+	uint32_t *fidx;			/* (name, param names) -> func */
+	uint64_t *fhash;
+	uint32_t fcap, nfslots;
+
+	struct scan_tmp_param *tmp;	uint32_t tmp_cap;
+	struct scan_range *ranges;	uint32_t nranges, ranges_cap;
+	struct btfi_syms syms;		/* function symbols: has_symbol() */
+	struct scan_sec *secs;		uint32_t nsecs, secs_cap, last_sec;
+
+	Dwarf_CFI *cfi_dw, *cfi_eh;
+	bool cfi_tried;
+
+	Elf_Data *line, *line_str, *str;	/* for call_file names */
+	void *map;			/* read-only mapping of the file */
+	size_t map_size;
+	uint64_t info_off, info_size;	/* .debug_info in the file */
+	uint64_t trimmed;		/* file offset up to which pages were dropped */
+	const char **fnames;		uint32_t nfnames, fnames_cap;
+	Dwarf_Die cudie;
+	int cu_version, offset_size;
+	Elf_Data *loclists, *loc;
+	bool files_tried;
+	uint64_t nbad_exprs;		/* locations libdw could not decode */
+	char what[512];
+	/* split unit being walked: its .dwo's key bit and sections */
+	uint64_t key_base;		/* index in scan->dwarfs << BTFI_DIE_FILE_SHIFT */
+	Elf_Data *main_loclists, *main_loc;
+	uint32_t dwarfs_cap;
+};
+
+/* A DIE's key in the scan's tables: offsets restart at 0 in every .dwo. */
+static inline uint64_t die_key(const struct scan_priv *p, Dwarf_Die *die)
+{
+	return dwarf_dieoffset(die) | p->key_base;
+}
+
+/* scan_split.c: enter a skeleton unit's split unit (found by libdw: its
+ * .dwo registered in scan->dwarfs, keys and location lists switched to
+ * it), or log the missing .dwo; leave restores the main file's. */
+int scan_split_enter(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *skel, Dwarf_Die *split);
+void scan_split_leave(struct btfi_scan *s, struct scan_priv *p);
+
+void scan_read_file_names(struct scan_priv *p, uint64_t off);
+/* Raw check of a location libdw could not decode: the first opcode no DWARF
+ * version defines, 0 if all are defined, -1 if it cannot tell. */
+int scan_raw_bad_op(struct scan_priv *p, Dwarf_Attribute *loc);
+
+#endif

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* Aggregates of a scan for `btfinline stats`. */
+#include <string.h>
+#include "dwarf/scan.h"
+
+void btfi_stats_compute(const struct btfi_scan *s, struct btfi_stats *st)
+{
+	uint32_t i, j;
+
+	memset(st, 0, sizeof(*st));
+	st->secs = s->scan_secs;
+	st->inline_instances = s->nsites;
+	for (i = 0; i < s->nsites; i++) {
+		const struct btfi_site *site = &s->sites[i];
+		uint32_t ok = 0;
+		bool noaddr = false;
+
+		for (j = 0; j < site->nlocs; j++) {
+			const struct btfi_loc *l = &s->locs[site->first_loc + j];
+
+			if (l->kind != BTFI_LOC_NONE) {
+				ok++;
+				st->classes[l->kind < 8 ? l->kind : 0]++;
+			} else {
+				st->unavailable[l->reason < BTFI_R__MAX ? l->reason : BTFI_R_UNKNOWN]++;
+				noaddr |= l->reason == BTFI_R_NO_ADDR;
+			}
+		}
+		st->params += site->nlocs;
+		st->params_recoverable += ok;
+		/* An instance without parameters is fully recoverable if it can
+		 * be probed at all. */
+		if (ok == site->nlocs && !noaddr && (site->addr || site->nlocs))
+			st->instances_all_recoverable++;
+		else if (ok)
+			st->instances_some_recoverable++;
+		else
+			st->instances_none_recoverable++;
+	}
+	for (i = 0; i < s->nfuncs; i++) {
+		const struct btfi_func *f = &s->funcs[i];
+
+		st->instances_noaddr += f->nsites_noaddr;
+		switch (f->cls) {
+		case BTFI_NEVER_INLINED:
+			st->funcs_never_inlined++;
+			break;
+		case BTFI_SELECTIVE:
+			st->funcs_selectively_inlined++;
+			st->sites_selectively_inlined += f->nsites;
+			break;
+		case BTFI_FULL:
+			st->funcs_fully_inlined++;
+			st->sites_fully_inlined += f->nsites;
+			break;
+		}
+	}
+}

@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * ELF files: structural checks before any section is read (scan, reader,
+ * encode), what kind of file a path is, and the facts attach needs
+ * (loadable segments, section addresses, function symbols).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <gelf.h>
+#include "elf_file.h"
+#include "elf_syms.h"
+#include "log.h"
+
+int btfi_elf_check(Elf *elf, const char *path, uint64_t fsize, const struct btfi_log *log)
+{
+	size_t shnum, shstrndx;
+	GElf_Ehdr eh;
+
+	if (!elf || elf_kind(elf) != ELF_K_ELF) {
+		btfi_err(log, "%s: not an ELF file", path);
+		return -EINVAL;
+	}
+	if (!gelf_getehdr(elf, &eh) || elf_getshdrnum(elf, &shnum) ||
+	    elf_getshdrstrndx(elf, &shstrndx)) {
+		btfi_err(log, "%s: corrupt ELF header: %s", path, elf_errmsg(-1));
+		return -EINVAL;
+	}
+	if (eh.e_shoff + (uint64_t)shnum * eh.e_shentsize > fsize) {
+		btfi_err(log, "%s: truncated ELF file (section headers past end of file)", path);
+		return -EINVAL;
+	}
+	for (size_t i = 1; i < shnum; i++) {
+		Elf_Scn *scn = elf_getscn(elf, i);
+		GElf_Shdr sh;
+
+		if (!scn || !gelf_getshdr(scn, &sh)) {
+			btfi_err(log, "%s: corrupt section header %zu", path, i);
+			return -EINVAL;
+		}
+		if (sh.sh_type != SHT_NOBITS && sh.sh_offset + sh.sh_size > fsize) {
+			const char *name = elf_strptr(elf, shstrndx, sh.sh_name);
+
+			btfi_err(log, "%s: truncated ELF file (section %s ends past end of file)",
+				 path, name ? name : "?");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+int btfi_elf_check_file(const char *path, const struct btfi_log *log)
+{
+	struct stat st;
+	Elf *elf;
+	int fd, err;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		err = -errno;
+		btfi_err(log, "%s: %s", path, strerror(-err));
+		return err;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		err = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+		btfi_err(log, "%s: %s", path, err == -EISDIR ? strerror(EISDIR) : "not a regular file");
+		close(fd);
+		return err;
+	}
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	err = btfi_elf_check(elf, path, st.st_size, log);
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return err;
+}
+
+enum btfi_file_kind btfi_file_kind_fd(int fd)
+{
+	unsigned char m[4] = { 0 };
+	ssize_t n = pread(fd, m, 4, 0);
+
+	if (n == 4 && !memcmp(m, ELFMAG, SELFMAG))
+		return BTFI_FILE_ELF;
+	if (n >= 2 && ((m[0] == 0x9f && m[1] == 0xeb) || (m[0] == 0xeb && m[1] == 0x9f)))
+		return BTFI_FILE_BTF;
+	return BTFI_FILE_OTHER;
+}
+
+enum btfi_file_kind btfi_file_kind(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	enum btfi_file_kind k;
+
+	if (fd < 0)
+		return BTFI_FILE_OTHER;
+	k = btfi_file_kind_fd(fd);
+	close(fd);
+	return k;
+}
+
+/* ---- facts for attach ---- */
+
+void btfi_elf_info_free(struct btfi_elf_info *ei)
+{
+	free(ei->segs);
+	free(ei->secs);
+	btfi_syms_free(&ei->syms);
+	free(ei->strs);
+	memset(ei, 0, sizeof(*ei));
+}
+
+int btfi_elf_info_load(const char *path, struct btfi_elf_info *ei, const struct btfi_log *log)
+{
+	size_t shstrndx, nphdr, strsz = 0, strcap = 0, i;
+	Elf_Scn *scn = NULL;
+	GElf_Ehdr eh;
+	Elf *elf;
+	int fd, err = 0;
+
+	memset(ei, 0, sizeof(*ei));
+	elf_version(EV_CURRENT);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		err = -errno;
+		btfi_err(log, "%s: %s", path, strerror(errno));
+		return err;
+	}
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh) ||
+	    elf_getshdrstrndx(elf, &shstrndx) || elf_getphdrnum(elf, &nphdr)) {
+		btfi_err(log, "%s: not an ELF file", path);
+		err = -EINVAL;
+		goto out;
+	}
+	ei->pie = eh.e_type == ET_DYN;
+	ei->segs = calloc(nphdr ? nphdr : 1, sizeof(*ei->segs));
+	if (!ei->segs)
+		goto nomem;
+	for (i = 0; i < nphdr; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(elf, i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		ei->segs[ei->nsegs].vaddr = ph.p_vaddr;
+		ei->segs[ei->nsegs].memsz = ph.p_filesz;
+		ei->segs[ei->nsegs].off = ph.p_offset;
+		ei->nsegs++;
+	}
+	/* Two passes: count and size section names, then copy. */
+	for (int pass = 0; pass < 2; pass++) {
+		size_t nsecs = 0;
+
+		strsz = 0;
+		scn = NULL;
+		while ((scn = elf_nextscn(elf, scn))) {
+			GElf_Shdr sh;
+			const char *name;
+
+			if (!gelf_getshdr(scn, &sh))
+				continue;
+			name = elf_strptr(elf, shstrndx, sh.sh_name);
+			if (name && (sh.sh_flags & SHF_ALLOC)) {
+				if (pass) {
+					ei->secs[nsecs].addr = sh.sh_addr;
+					ei->secs[nsecs].name = (char *)(uintptr_t)strsz;
+					memcpy(ei->strs + strsz, name, strlen(name) + 1);
+				}
+				strsz += strlen(name) + 1;
+				nsecs++;
+			}
+		}
+		if (!pass) {
+			strcap = strsz;
+			ei->strs = malloc(strcap + 1);
+			ei->secs = calloc(nsecs + 1, sizeof(*ei->secs));
+			if (!ei->strs || !ei->secs)
+				goto nomem;
+		} else {
+			ei->nsecs = nsecs;
+		}
+	}
+	for (i = 0; i < ei->nsecs; i++)
+		ei->secs[i].name = ei->strs + (uintptr_t)ei->secs[i].name;
+	if (btfi_syms_load(elf, &ei->syms))
+		goto nomem;
+	goto out;
+nomem:
+	btfi_err(log, "%s: out of memory", path);
+	err = -ENOMEM;
+out:
+	if (err)
+		btfi_elf_info_free(ei);
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return err;
+}
+
+int btfi_elf_vaddr_to_off(const struct btfi_elf_info *ei, uint64_t vaddr, uint64_t *off)
+{
+	for (size_t i = 0; i < ei->nsegs; i++) {
+		if (vaddr >= ei->segs[i].vaddr && vaddr < ei->segs[i].vaddr + ei->segs[i].memsz) {
+			*off = vaddr - ei->segs[i].vaddr + ei->segs[i].off;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+int btfi_elf_sec_addr(const struct btfi_elf_info *ei, const char *name, uint64_t *addr)
+{
+	for (size_t i = 0; i < ei->nsecs; i++) {
+		if (!strcmp(ei->secs[i].name, name)) {
+			*addr = ei->secs[i].addr;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+void btfi_elf_label(const struct btfi_elf_info *ei, uint64_t addr, char *buf, size_t len)
+{
+	const struct btfi_sym *s = btfi_syms_at(&ei->syms, addr);
+
+	if (s)
+		snprintf(buf, len, "%s+0x%llx", s->name, (unsigned long long)(addr - s->addr));
+	else
+		snprintf(buf, len, "0x%llx", (unsigned long long)addr);
+}

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* ELF files: structural checks, file kind, facts for attach (elf.c). */
+#ifndef BTFI_ELF_CHECK_H
+#define BTFI_ELF_CHECK_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <libelf.h>
+#include "btfinline.h"
+#include "elf_syms.h"
+
+/*
+ * ELF kind, header, section header table and every section's bytes inside
+ * a file of fsize bytes. libelf returns no section header past EOF and says
+ * nothing, so a cut file would otherwise look like one lacking a section.
+ * Logs "PATH: problem" once; 0 or -EINVAL.
+ */
+int btfi_elf_check(Elf *elf, const char *path, uint64_t fsize, const struct btfi_log *log);
+
+/* The same on a file by name (encode's first step); also -errno of open. */
+int btfi_elf_check_file(const char *path, const struct btfi_log *log);
+
+/* What a file is, by its first bytes: an ELF, a raw BTF blob (either byte
+ * order: the reader names the big-endian one), or neither (also when it
+ * cannot be read). */
+enum btfi_file_kind { BTFI_FILE_OTHER, BTFI_FILE_ELF, BTFI_FILE_BTF };
+enum btfi_file_kind btfi_file_kind_fd(int fd);
+enum btfi_file_kind btfi_file_kind(const char *path);
+
+/* ELF facts attach needs: loadable segments, section addresses, function
+ * symbols sorted by address. */
+struct btfi_elf_info {
+	struct { uint64_t vaddr, memsz, off; } *segs;	size_t nsegs;
+	struct { const char *name; uint64_t addr; } *secs;	size_t nsecs;
+	struct btfi_syms syms;
+	char *strs;			/* owned copies of section names */
+	bool pie;			/* ET_DYN */
+};
+int btfi_elf_info_load(const char *path, struct btfi_elf_info *ei, const struct btfi_log *log);
+void btfi_elf_info_free(struct btfi_elf_info *ei);
+int btfi_elf_vaddr_to_off(const struct btfi_elf_info *ei, uint64_t vaddr, uint64_t *off);
+int btfi_elf_sec_addr(const struct btfi_elf_info *ei, const char *name, uint64_t *addr);
+/* "sym+0xoff" or "0xaddr". */
+void btfi_elf_label(const struct btfi_elf_info *ei, uint64_t addr, char *buf, size_t len);
+
+#endif

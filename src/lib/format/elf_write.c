@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Copy an ELF file with one non-allocated section added or replaced.
+ * Every existing section keeps its index, offset and bytes (ELF_F_LAYOUT),
+ * so program headers, symbols and relocations stay valid; the new data (and
+ * a grown .shstrtab when the section is new) go at the end of the file,
+ * followed by the section header table. Output goes to a temp file in the
+ * destination directory, fsync'ed, then renamed: a crash never leaves a
+ * half-written binary, and the input is only read.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "format/elf_write.h"
+#include "log.h"
+
+static uint64_t align_up(uint64_t v, uint64_t a)
+{
+	return a > 1 ? (v + a - 1) / a * a : v;
+}
+
+static int copy_elf(Elf *in, int fd_out, const char *secname, const void *data, size_t sz,
+		    const char *path, const struct btfi_log *log)
+{
+	size_t shnum, shstrndx, phnum, target = 0;
+	GElf_Ehdr eh;
+	Elf *out;
+	Elf_Scn *scn;
+	uint64_t end = 0;
+	char *newstr = NULL;
+	int err = -EINVAL;
+
+	if (!gelf_getehdr(in, &eh) || elf_getshdrnum(in, &shnum) ||
+	    elf_getshdrstrndx(in, &shstrndx) || elf_getphdrnum(in, &phnum)) {
+		btfi_err(log, "%s: cannot read ELF headers: %s", path, elf_errmsg(-1));
+		return -EINVAL;
+	}
+	out = elf_begin(fd_out, ELF_C_WRITE, NULL);
+	if (!out || !gelf_newehdr(out, gelf_getclass(in))) {
+		btfi_err(log, "%s: libelf: %s", path, elf_errmsg(-1));
+		goto out;
+	}
+	elf_flagelf(out, ELF_C_SET, ELF_F_LAYOUT);
+	if (phnum) {
+		if (!gelf_newphdr(out, phnum))
+			goto elf_err;
+		for (size_t i = 0; i < phnum; i++) {
+			GElf_Phdr ph;
+
+			if (!gelf_getphdr(in, i, &ph) || !gelf_update_phdr(out, i, &ph))
+				goto elf_err;
+			end = end > ph.p_offset + ph.p_filesz ? end : ph.p_offset + ph.p_filesz;
+		}
+	}
+	end = end > eh.e_phoff + (uint64_t)phnum * eh.e_phentsize ? end
+		: eh.e_phoff + (uint64_t)phnum * eh.e_phentsize;
+	end = end > eh.e_ehsize ? end : eh.e_ehsize;
+	/* Existing sections, byte for byte at their offsets. */
+	for (size_t i = 1; i < shnum; i++) {
+		Elf_Scn *si = elf_getscn(in, i);
+		GElf_Shdr sh;
+		Elf_Data *di, *dout;
+		const char *nm;
+
+		if (!si || !gelf_getshdr(si, &sh) || !(scn = elf_newscn(out)))
+			goto elf_err;
+		nm = elf_strptr(in, shstrndx, sh.sh_name);
+		if (nm && !strcmp(nm, secname))
+			target = i;
+		if (!gelf_update_shdr(scn, &sh))
+			goto elf_err;
+		/* The replaced section's old bytes do not count: when it was the
+		 * last thing in the file, the new data goes at the same place. */
+		if (sh.sh_type != SHT_NOBITS && target != i)
+			end = end > sh.sh_offset + sh.sh_size ? end : sh.sh_offset + sh.sh_size;
+		di = elf_rawdata(si, NULL);
+		if (!di || sh.sh_type == SHT_NOBITS || !sh.sh_size)
+			continue;
+		if (!(dout = elf_newdata(scn)))
+			goto elf_err;
+		dout->d_buf = di->d_buf;
+		dout->d_size = di->d_size;
+		dout->d_type = ELF_T_BYTE;
+		dout->d_off = 0;
+		dout->d_align = 1;
+		dout->d_version = EV_CURRENT;
+	}
+	if (!target) {
+		/* New section: name appended to a copy of .shstrtab, moved to the end. */
+		Elf_Scn *ss = elf_getscn(out, shstrndx);
+		Elf_Data *sd = elf_rawdata(elf_getscn(in, shstrndx), NULL);
+		GElf_Shdr sh;
+		size_t nlen = strlen(secname) + 1;
+
+		if (!ss || !sd || !gelf_getshdr(ss, &sh))
+			goto elf_err;
+		newstr = malloc(sd->d_size + nlen);
+		if (!newstr) {
+			err = -ENOMEM;
+			goto out;
+		}
+		memcpy(newstr, sd->d_buf, sd->d_size);
+		memcpy(newstr + sd->d_size, secname, nlen);
+		elf_getdata(ss, NULL)->d_buf = newstr;
+		elf_getdata(ss, NULL)->d_size = sd->d_size + nlen;
+		sh.sh_offset = end;
+		sh.sh_size = sd->d_size + nlen;
+		end += sh.sh_size;
+		if (!gelf_update_shdr(ss, &sh) || !(scn = elf_newscn(out)))
+			goto elf_err;
+		memset(&sh, 0, sizeof(sh));
+		sh.sh_name = sd->d_size;
+		if (!gelf_update_shdr(scn, &sh))
+			goto elf_err;
+	} else {
+		scn = elf_getscn(out, target);
+	}
+	{
+		GElf_Shdr sh;
+		Elf_Data *d = elf_getdata(scn, NULL);
+
+		if (!gelf_getshdr(scn, &sh))
+			goto elf_err;
+		if (!d && !(d = elf_newdata(scn)))
+			goto elf_err;
+		d->d_buf = (void *)data;
+		d->d_size = sz;
+		d->d_type = ELF_T_BYTE;
+		d->d_off = 0;
+		d->d_align = 1;
+		d->d_version = EV_CURRENT;
+		sh.sh_type = SHT_PROGBITS;
+		sh.sh_flags = 0;
+		sh.sh_addr = 0;
+		sh.sh_link = sh.sh_info = 0;
+		sh.sh_addralign = 4;
+		sh.sh_entsize = 0;
+		sh.sh_offset = align_up(end, 4);
+		sh.sh_size = sz;
+		end = sh.sh_offset + sz;
+		if (!gelf_update_shdr(scn, &sh))
+			goto elf_err;
+	}
+	eh.e_shoff = align_up(end, 8);
+	if (!gelf_update_ehdr(out, &eh))
+		goto elf_err;
+	if (elf_update(out, ELF_C_WRITE) < 0)
+		goto elf_err;
+	err = 0;
+	goto out;
+elf_err:
+	btfi_err(log, "%s: libelf: %s", path, elf_errmsg(-1));
+	err = -EIO;
+out:
+	if (out)
+		elf_end(out);
+	free(newstr);
+	return err;
+}
+
+int btfi_elf_write_section(const char *in, const char *outp, const char *secname,
+			   const void *data, size_t sz, const struct btfi_log *log)
+{
+	char tmp[PATH_MAX];
+	struct stat st;
+	Elf *elf = NULL;
+	int fd_in, fd_out = -1, err;
+
+	elf_version(EV_CURRENT);
+	fd_in = open(in, O_RDONLY | O_CLOEXEC);
+	if (fd_in < 0 || fstat(fd_in, &st)) {
+		err = -errno;
+		btfi_err(log, "%s: %s", in, strerror(-err));
+		goto out;
+	}
+	elf = elf_begin(fd_in, ELF_C_READ_MMAP, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF) {
+		btfi_err(log, "%s: not an ELF file", in);
+		err = -EINVAL;
+		goto out;
+	}
+	if (snprintf(tmp, sizeof(tmp), "%s.btfinline.XXXXXX", outp) >= (int)sizeof(tmp)) {
+		err = -ENAMETOOLONG;
+		btfi_err(log, "%s: path too long", outp);
+		goto out;
+	}
+	fd_out = mkstemp(tmp);
+	if (fd_out < 0) {
+		err = -errno;
+		btfi_err(log, "%s: cannot create temp file: %s", outp, strerror(-err));
+		goto out;
+	}
+	fchmod(fd_out, st.st_mode & 07777);
+	err = copy_elf(elf, fd_out, secname, data, sz, in, log);
+	if (!err && fsync(fd_out)) {
+		err = -errno;
+		btfi_err(log, "%s: fsync: %s", tmp, strerror(-err));
+	}
+	if (close(fd_out) && !err) {
+		err = -errno;
+		btfi_err(log, "%s: close: %s", tmp, strerror(-err));
+	}
+	fd_out = -1;
+	if (!err && rename(tmp, outp)) {
+		err = -errno;
+		btfi_err(log, "%s: rename: %s", outp, strerror(-err));
+	}
+	if (err)
+		unlink(tmp);
+out:
+	if (fd_out >= 0)
+		close(fd_out);
+	if (elf)
+		elf_end(elf);
+	if (fd_in >= 0)
+		close(fd_in);
+	return err;
+}
