@@ -29,6 +29,7 @@
 #include "dwarf/debuginfo.h"
 #include "elf_file.h"
 #include "log.h"
+#include "opts.h"
 
 #define DEFAULT_ROOT "/usr/lib/debug"
 
@@ -315,6 +316,7 @@ static void explain_miss(struct di_priv *p, const char *path, Elf *elf, const ch
 	GElf_Word crc = 0;
 	const char *link = dwelf_elf_gnu_debuglink(elf, &crc);
 	char want[130] = "", got[130], cand[4096], *dir = dir_of(path), *rs = strdup(roots), *save, *r;
+	char *real = realpath(path, NULL), *adir = real ? dir_of(real) : NULL;
 
 	if (nid > 0)
 		hex(id, nid, want, sizeof(want));
@@ -334,7 +336,7 @@ static void explain_miss(struct di_priv *p, const char *path, Elf *elf, const ch
 			snprintf(c3, sizeof(c3), "%s/.debug/%s", dir, link);
 			cands[n++] = c2;
 			cands[n++] = c3;
-			snprintf(cand, sizeof(cand), "%s%s/%s", r, dir, link);
+			snprintf(cand, sizeof(cand), "%s%s/%s", r, adir ? adir : dir, link);
 			cands[n++] = cand;
 		}
 		for (int i = 0; i < n; i++) {
@@ -359,6 +361,8 @@ static void explain_miss(struct di_priv *p, const char *path, Elf *elf, const ch
 		 link ? link : "", p->search_path);
 out:
 	free(dir);
+	free(adir);
+	free(real);
 	free(rs);
 }
 
@@ -436,20 +440,17 @@ int btfi_debuginfo_open(const char *path, const struct btfi_debuginfo_opts *opts
 			struct btfi_debuginfo **out)
 {
 	static const struct btfi_log no_log;
-	const struct btfi_log *log = opts ? &opts->log : &no_log;
-	const char *debug_file = NULL, *roots = NULL;
-	bool optional = false;
+	const struct btfi_log *log = OPTS_HAS(opts, log) ? &opts->log : &no_log;
+	const char *debug_file = OPTS_GET(opts, debug_file, NULL);
+	const char *roots = OPTS_GET(opts, debug_dirs, NULL);
+	bool optional = OPTS_GET(opts, optional, false);
 	struct btfi_debuginfo *di;
 	struct di_priv *p;
 	int err;
 
 	*out = NULL;
-	if (opts && opts->sz > offsetof(struct btfi_debuginfo_opts, debug_file))
-		debug_file = opts->debug_file;
-	if (opts && opts->sz > offsetof(struct btfi_debuginfo_opts, debug_dirs))
-		roots = opts->debug_dirs;
-	if (opts && opts->sz > offsetof(struct btfi_debuginfo_opts, optional))
-		optional = opts->optional;
+	if (!OPTS_VALID(opts, btfi_debuginfo_opts, log))
+		return -EINVAL;
 	if (!roots || !*roots)
 		roots = DEFAULT_ROOT;
 	di = calloc(1, sizeof(*di));
@@ -524,13 +525,10 @@ int btfi_debuginfo_find(const char *path, const struct btfi_debuginfo_opts *opts
 	int err;
 
 	*debug_path = NULL;
-	if (opts) {
+	if (OPTS_HAS(opts, log))
 		o.log = opts->log;
-		if (opts->sz > offsetof(struct btfi_debuginfo_opts, debug_file))
-			o.debug_file = opts->debug_file;
-		if (opts->sz > offsetof(struct btfi_debuginfo_opts, debug_dirs))
-			o.debug_dirs = opts->debug_dirs;
-	}
+	o.debug_file = OPTS_GET(opts, debug_file, NULL);
+	o.debug_dirs = OPTS_GET(opts, debug_dirs, NULL);
 	err = btfi_debuginfo_open(path, &o, &di);
 	if (err)
 		return err == -ENOENT ? 0 : err;
