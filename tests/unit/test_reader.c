@@ -11,9 +11,7 @@
 #include <string.h>
 #include "btfinline.h"
 #include "blob_fixture.h"
-
-static int fails;
-#define CHECK(cond, ...) do { if (!(cond)) { fails++; printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); printf(__VA_ARGS__); printf("\n"); } } while (0)
+#include "check.h"
 
 static char lastmsg[1024];
 static void logfn(void *ctx, const char *msg)
@@ -465,6 +463,5 @@ int main(void)
 	}
 	free(blob);
 	btf__free(base);
-	printf("%s\n", fails ? "FAILED" : "ok");
-	return fails ? 1 : 0;
+	return check_done();
 }
