@@ -39,7 +39,7 @@ static void *grow(void *p, uint32_t n, size_t elsz)
 	/* power-of-two capacities: grow when n reaches one */
 	if (n && (n & (n - 1)))
 		return p;
-	p = realloc(p, (n ? 2 * n : 16) * elsz);
+	p = realloc(p, (n ? 2 * n : 1) * elsz);
 	if (!p) {
 		perror("realloc");
 		exit(1);
