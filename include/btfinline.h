@@ -25,11 +25,26 @@ struct bpf_link;
 #define BTFI_OPTS(type, name, ...) \
 	struct type name = { .sz = sizeof(struct type), __VA_ARGS__ }
 
-/* Log sink: called once per error with a complete message (no newline). */
+/* Log levels, as libbpf's print levels: WARN is the one message per
+ * failure; INFO says what was done (e.g. sites skipped); DEBUG details. */
+enum btfi_log_level {
+	BTFI_LOG_WARN = 0,
+	BTFI_LOG_INFO,
+	BTFI_LOG_DEBUG,
+};
+/* Error sink: called once per failure with a complete message (no newline). */
 typedef void (*btfi_log_fn)(void *ctx, const char *msg);
+/* Sink for every level. */
+typedef void (*btfi_print_fn)(void *ctx, enum btfi_log_level level, const char *msg);
+/*
+ * Where messages go: print, when set, gets every level; else fn gets the
+ * WARN messages only; with neither, WARN and INFO go to stderr as
+ * "btfinline: <msg>" (DEBUG is dropped), as libbpf's default print.
+ */
 struct btfi_log {
-	btfi_log_fn fn;		/* NULL: "btfinline: <msg>\n" on stderr */
+	btfi_log_fn fn;
 	void *ctx;
+	btfi_print_fn print;
 };
 
 /* ---- UAPI constants (bpf-next include/uapi/linux/btf.h) ---- */

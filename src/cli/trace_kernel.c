@@ -13,6 +13,7 @@
 #include <sys/resource.h>
 #include <bpf/libbpf.h>
 #include "attach/attach_kernel.h"
+#include "source/source.h"
 #include "attach/kallsyms.h"
 #include "trace_kernel.h"
 
@@ -26,6 +27,7 @@ int trace_kernel_open(const char *inline_btf, const char *base, struct trace_ker
 		      struct btfinline **bi)
 {
 	BTFI_OPTS(btfi_ksyms_opts, kso);
+	BTFI_OPTS(btfi_source_opts, so, .inline_btf = inline_btf, .base = base);
 	struct trace_kernel *tk;
 	int err;
 
@@ -34,7 +36,7 @@ int trace_kernel_open(const char *inline_btf, const char *base, struct trace_ker
 	tk = calloc(1, sizeof(*tk));
 	if (!tk)
 		return -ENOMEM;
-	err = btfi_kernel_inline_open(inline_btf, base, NULL, bi);
+	err = btfi_source_open(BTFI_TARGET_KERNEL, NULL, &so, bi, NULL);
 	if (!err)
 		err = btfi_ksyms_load(&kso, &tk->ks);
 	if (err) {

@@ -15,7 +15,7 @@ static void quiet(void *ctx, const char *msg) {}
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct btf *base;
-	static const struct btfi_log log = { quiet, NULL };
+	static const struct btfi_log log = { .fn = quiet, .ctx = NULL };
 	const struct btfinline_site *sites, *fs, *at[8];
 	struct btfinline_sizes z;
 	struct btfinline *bi;

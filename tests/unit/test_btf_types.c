@@ -44,7 +44,7 @@ static void logfn(void *ctx, const char *msg)
 	snprintf(lastmsg, sizeof(lastmsg), "%s", msg);
 	printf("  log: %s\n", msg);
 }
-static const struct btfi_log tlog = { logfn, NULL };
+static const struct btfi_log tlog = { .fn = logfn };
 
 /* A function's DIE with its own parameters, as the scan reads it. */
 struct dfunc {

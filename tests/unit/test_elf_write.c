@@ -41,7 +41,7 @@ static void logfn(void *ctx, const char *msg)
 	snprintf(lastmsg, sizeof(lastmsg), "%s", msg);
 	nmsgs++;
 }
-static const struct btfi_log tlog = { logfn, NULL };
+static const struct btfi_log tlog = { .fn = logfn };
 
 struct buf {
 	char *p;

@@ -114,7 +114,7 @@ static void test_fake(void)
 	CHECK(!btfi_ksyms_sec_base(ks, ".text", &base, NULL) && base == 0xffffffffa1000000ULL,
 	      ".text base");
 	{
-		struct btfi_log log = { logfn, NULL };
+		struct btfi_log log = { .fn = logfn, .ctx = NULL };
 
 		nmsgs = 0;
 		CHECK(btfi_ksyms_sec_base(ks, "inline.init.text", &base, &log) == -ENOENT &&

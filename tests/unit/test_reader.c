@@ -6,11 +6,13 @@
  * With BTFI_WRITE_CORPUS=DIR, also writes the broken blobs there (that is
  * how tests/fuzz/corpus/ was made).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "btfinline.h"
 #include "blob_fixture.h"
+#include "log.h"
 #include "check.h"
 
 static char lastmsg[1024];
@@ -18,7 +20,7 @@ static void logfn(void *ctx, const char *msg)
 {
 	snprintf(lastmsg, sizeof(lastmsg), "%s", msg);
 }
-static const struct btfi_log qlog = { logfn, NULL };
+static const struct btfi_log qlog = { .fn = logfn, .ctx = NULL };
 
 static uint32_t w32(const void *blob, size_t off)
 {
@@ -444,6 +446,53 @@ static void test_dup_sites(struct btf *base)
 	free(blob);
 }
 
+/* Opts from a newer caller: a longer struct opens only if its unknown tail
+ * is zero (checked before the file is opened: -EINVAL, not -ENOENT). */
+static void test_opts(void)
+{
+	struct { struct btfinline_open_opts o; uint64_t extra; } big;
+	struct btfinline *bi = NULL;
+	int err;
+
+	memset(&big, 0, sizeof(big));
+	big.o.sz = sizeof(big);
+	big.o.log = qlog;
+	big.extra = 1;
+	lastmsg[0] = 0;
+	err = btfinline__open("/nonexistent/x", &big.o, &bi);
+	CHECK(err == -EINVAL && strstr(lastmsg, "unknown non-zero field"), "opts tail: %d %s", err, lastmsg);
+	big.extra = 0;
+	err = btfinline__open("/nonexistent/x", &big.o, &bi);
+	CHECK(err == -ENOENT, "opts zero tail: %d %s", err, lastmsg);
+	big.o.sz = 4;
+	err = btfinline__open("/nonexistent/x", &big.o, &bi);
+	CHECK(err == -EINVAL, "opts sz 4: %d %s", err, lastmsg);
+}
+
+/* Log levels: print gets every level; fn only WARN. */
+static int nprint[3];
+static void printfn(void *ctx, enum btfi_log_level lvl, const char *msg)
+{
+	nprint[lvl]++;
+}
+
+static void test_log_levels(void)
+{
+	struct btfi_log p = { .print = printfn }, f = { .fn = logfn };
+
+	btfi_err(&p, "w");
+	btfi_info(&p, "i");
+	btfi_debug(&p, "d");
+	CHECK(nprint[BTFI_LOG_WARN] == 1 && nprint[BTFI_LOG_INFO] == 1 && nprint[BTFI_LOG_DEBUG] == 1,
+	      "print sink: %d %d %d", nprint[0], nprint[1], nprint[2]);
+	lastmsg[0] = 0;
+	btfi_info(&f, "info");
+	btfi_debug(&f, "debug");
+	CHECK(!lastmsg[0], "fn sink got '%s'", lastmsg);
+	btfi_err(&f, "warn %d", 1);
+	CHECK(!strcmp(lastmsg, "warn 1"), "fn sink: '%s'", lastmsg);
+}
+
 int main(void)
 {
 	struct btf *base = fx_base("foo");
@@ -461,6 +510,8 @@ int main(void)
 		test_order(blob, sz, base);
 		test_dup_sites(base);
 	}
+	test_opts();
+	test_log_levels();
 	free(blob);
 	btf__free(base);
 	return check_done();

@@ -76,6 +76,10 @@ int btfi_attach_sites(struct bpf_program *prog, int pid, const char *binary,
 
 /* attach_btf.c: sites of `func` from .BTF.inline (+ out-of-line entry from the ELF
  * symbol and FUNC_PROTO unless no_entry), appended to `out`. */
+/* Parameter names (and count, a trailing `...` not counted) of FUNC
+ * func_id's prototype; names allocated in l. */
+int btfi_func_params(const struct btf *btf, uint32_t func_id, uint32_t *proto_id,
+		     const char ***names, uint32_t *n, struct btfi_site_list *l);
 int btfi_collect_sites(struct btfinline *bi, const char *binary, const char *func,
 		       bool no_entry, btfinline_site_filter_fn filter, void *filter_ctx,
 		       const struct btfi_log *log, struct btfi_site_list *out);

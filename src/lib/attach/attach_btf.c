@@ -11,10 +11,10 @@
 #include <bpf/libbpf.h>
 #include "attach/attach.h"
 #include "log.h"
+#include "opts.h"
 
-/* Parameter names and count of FUNC id's prototype. */
-static int func_params(const struct btf *btf, uint32_t func_id, uint32_t *proto_id,
-		       const char ***names, uint32_t *n, struct btfi_site_list *l)
+int btfi_func_params(const struct btf *btf, uint32_t func_id, uint32_t *proto_id,
+		     const char ***names, uint32_t *n, struct btfi_site_list *l)
 {
 	const struct btf_type *f = btf__type_by_id(btf, func_id), *p;
 	const struct btf_param *pp;
@@ -29,7 +29,7 @@ static int func_params(const struct btf *btf, uint32_t func_id, uint32_t *proto_
 	pp = btf_params(p);
 	if (*n && !pp[*n - 1].type)
 		(*n)--;
-	*names = btfi_site_list_alloc(l, *n * sizeof(char *));
+	*names = btfi_site_list_alloc(l, (*n + 1) * sizeof(char *));
 	if (!*names)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < *n; i++)
@@ -74,7 +74,7 @@ int btfi_collect_sites(struct btfinline *bi, const char *binary, const char *fun
 		as->func_id = s->func_id;
 		as->vaddr = base + s->offset;
 		btfi_elf_label(&ei, as->vaddr, as->label, sizeof(as->label));
-		err = func_params(btf, s->func_id, &proto, &as->arg_names, &as->nargs, out);
+		err = btfi_func_params(btf, s->func_id, &proto, &as->arg_names, &as->nargs, out);
 		if (err == -ENOMEM)
 			goto nomem;
 		cnt = btfinline__site_locs(bi, s, NULL, 0);
@@ -113,7 +113,7 @@ int btfi_collect_sites(struct btfinline *bi, const char *binary, const char *fun
 			as->entry = true;
 			as->vaddr = sy[i].addr;
 			snprintf(as->label, sizeof(as->label), "%s (entry)", func);
-			if (fid <= 0 || func_params(btf, fid, &proto, &as->arg_names, &as->nargs, out)) {
+			if (fid <= 0 || btfi_func_params(btf, fid, &proto, &as->arg_names, &as->nargs, out)) {
 				as->nargs = 0;	/* no prototype: attach without arguments */
 				continue;
 			}
@@ -135,48 +135,4 @@ nomem:
 out:
 	btfi_elf_info_free(&ei);
 	return err;
-}
-
-struct btfinline_link *btfinline_attach_uprobe(struct bpf_program *prog, int pid,
-					       const char *binary, const char *func,
-					       const struct btfinline_attach_opts *opts)
-{
-	BTFI_OPTS(btfi_attach_core_opts, co);
-	struct btfi_site_list sl = { 0 };
-	struct btfinline_link *link = NULL;
-	struct btfinline *bi = NULL;
-	struct btfi_log log = { 0 };
-	int err;
-
-	if (opts && opts->sz >= offsetof(struct btfinline_attach_opts, log) + sizeof(opts->log))
-		log = opts->log;
-	if (!prog || !binary || !func) {
-		btfi_err(&log, "attach: program, binary and function are required");
-		errno = EINVAL;
-		return NULL;
-	}
-	if (opts && opts->bi) {
-		bi = opts->bi;
-	} else {
-		BTFI_OPTS(btfinline_open_opts, oo, .log = log);
-
-		err = btfinline__open(binary, &oo, &bi);
-		if (err)
-			goto out;
-	}
-	err = btfi_collect_sites(bi, binary, func, opts && opts->no_entry,
-				 opts ? opts->filter : NULL, opts ? opts->filter_ctx : NULL,
-				 &log, &sl);
-	if (err)
-		goto out;
-	co.policy = opts ? opts->policy : BTFI_ALL_OR_NONE;
-	co.log = log;
-	err = btfi_attach_sites(prog, pid, binary, sl.sites, sl.cnt, &co, &link);
-out:
-	btfi_site_list_free(&sl);
-	if (bi && (!opts || bi != opts->bi))
-		btfinline__free(bi);
-	if (err)
-		errno = -err;
-	return err ? NULL : link;
 }

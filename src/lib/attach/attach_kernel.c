@@ -16,6 +16,7 @@
 #include "attach/attach_kprobe.h"
 #include "elf_file.h"
 #include "log.h"
+#include "opts.h"
 
 /* ---- kprobe blacklist ---- */
 
@@ -188,100 +189,7 @@ void btfi_kskips_add(struct btfi_kskips *sk, const char *label, const char *why)
 
 /* ---- inline info for the running kernel ---- */
 
-struct msgbuf { char s[512]; };
-
-static void keep_msg(void *ctx, const char *msg)
-{
-	struct msgbuf *m = ctx;
-
-	if (!m->s[0])
-		snprintf(m->s, sizeof(m->s), "%s", msg);
-}
-
-/* `file`'s BTF (an ELF's .BTF, or raw) must be the running kernel's. */
-static int check_base_file(const char *file, const char *what, const struct btfi_log *log)
-{
-	struct msgbuf m = { { 0 } };
-	struct btfi_log ml = { keep_msg, &m };
-	struct btf *b;
-	int err;
-
-	b = btf__parse(file, NULL);
-	if (!b) {
-		err = -errno;
-		btfi_err(log, "%s: cannot read %s BTF: %s", file, what, strerror(-err));
-		return err;
-	}
-	err = btfi_check_base_matches(b, BTFI_SYSFS_BTF, &ml);
-	btf__free(b);
-	if (err)
-		btfi_err(log, "%s: %s", file, m.s);
-	return err;
-}
-
-int btfi_kernel_inline_open(const char *blob, const char *base_file,
-			    const struct btfi_log *log, struct btfinline **out)
-{
-	struct msgbuf m = { { 0 } };
-	BTFI_OPTS(btfinline_open_opts, oo, .base_path = BTFI_SYSFS_BTF,
-		  .log = { keep_msg, &m });
-	const char *path = blob ? blob : BTFI_SYSFS_INLINE;
-	int err;
-
-	*out = NULL;
-	if (access(BTFI_SYSFS_BTF, R_OK)) {
-		err = -errno;
-		btfi_err(log, "%s: %s (kernel without CONFIG_DEBUG_INFO_BTF?)", BTFI_SYSFS_BTF,
-			 strerror(errno));
-		return err;
-	}
-	if (!blob && access(path, R_OK)) {
-		btfi_err(log, "%s: not provided by this kernel; pass --inline-btf FILE "
-			 "(btfinline encode VMLINUX --raw FILE, from this kernel's debug vmlinux)", path);
-		return -ENOENT;
-	}
-	/* A raw blob does not name its base: the optional base file (what it
-	 * was encoded against) and an ELF's own .BTF are compared byte for
-	 * byte; the blob is then checked structurally against the live base. */
-	if (base_file && (err = check_base_file(base_file, "base", log)))
-		return err;
-	if (blob && btfi_file_kind(blob) == BTFI_FILE_ELF && (err = check_base_file(blob, "its", log)))
-		return err;
-	err = btfinline__open(path, &oo, out);
-	if (err) {
-		/* the reader's message names the file and the record */
-		if (err == -ENOENT || err == -EACCES || err == -ENOMEM || err == -EIO)
-			btfi_err(log, "%s", m.s);
-		else
-			btfi_err(log, "%s; not inline info for the running kernel (its BTF is %s)",
-				 m.s, BTFI_SYSFS_BTF);
-		return err == -EINVAL ? -ESTALE : err;
-	}
-	return 0;
-}
-
 /* ---- sites ---- */
-
-static int func_params(const struct btf *btf, uint32_t func_id, uint32_t *proto_id,
-		       const char ***names, uint32_t *n, struct btfi_site_list *l)
-{
-	const struct btf_type *f = btf__type_by_id(btf, func_id), *p;
-	const struct btf_param *pp;
-
-	if (!f || !btf_is_func(f) || !(p = btf__type_by_id(btf, f->type)) || !btf_is_func_proto(p))
-		return -EINVAL;
-	*proto_id = f->type;
-	*n = btf_vlen(p);
-	pp = btf_params(p);
-	if (*n && !pp[*n - 1].type)
-		(*n)--;
-	*names = btfi_site_list_alloc(l, (*n + 1) * sizeof(char *));
-	if (!*names)
-		return -ENOMEM;
-	for (uint32_t i = 0; i < *n; i++)
-		(*names)[i] = btf__name_by_offset(btf, pp[i].name_off);
-	return 0;
-}
 
 static void klabel(const struct btfi_ksyms *ks, uint64_t addr, char *buf, size_t len)
 {
@@ -303,7 +211,7 @@ int btfi_collect_ksites(struct btfinline *bi, const struct btfi_ksyms *ks,
 {
 	const struct btf *btf = btfinline__btf(bi);
 	const struct btfinline_site *first;
-	struct btfi_log quiet = { drop_msg, NULL };
+	struct btfi_log quiet = { .fn = drop_msg };
 	size_t n, before = out->cnt, nskip0 = skips->n;
 	bool known = false;
 
@@ -353,7 +261,7 @@ int btfi_collect_ksites(struct btfinline *bi, const struct btfi_ksyms *ks,
 			btfi_err(log, "kernel: %s: bad site %s", func, label);
 			return cnt;
 		}
-		err = func_params(btf, s->func_id, &proto, &as->arg_names, &as->nargs, out);
+		err = btfi_func_params(btf, s->func_id, &proto, &as->arg_names, &as->nargs, out);
 		if (err == -ENOMEM)
 			goto nomem;
 		if (err) {	/* no FUNC_PROTO: count from LOC_PROTO, no names */
@@ -396,7 +304,7 @@ int btfi_collect_ksites(struct btfinline *bi, const struct btfi_ksyms *ks,
 					 (unsigned long long)sym->addr);
 			else
 				snprintf(as->label, sizeof(as->label), "%s (entry)", func);
-			if (fid <= 0 || func_params(btf, fid, &proto, &as->arg_names, &as->nargs, out)) {
+			if (fid <= 0 || btfi_func_params(btf, fid, &proto, &as->arg_names, &as->nargs, out)) {
 				as->nargs = 0;	/* no prototype: hits without arguments */
 				continue;
 			}
@@ -498,8 +406,8 @@ int btfi_attach_ksites(struct bpf_program *prog, const struct btfi_attach_site *
 
 	for (size_t i = 0; i < n; i++) {
 		const struct btfi_attach_site *s = &sites[i];
-		struct msgbuf m = { { 0 } };
-		BTFI_OPTS(btfi_kprobe_opts, ko, .pmu_type = pmu, .log = { keep_msg, &m });
+		struct btfi_msgbuf m = { { 0 } };
+		BTFI_OPTS(btfi_kprobe_opts, ko, .pmu_type = pmu, .log = BTFI_LOG_KEEP(&m));
 		struct btfi_site_spec spec;
 		struct bpf_link *pl;
 
@@ -548,59 +456,4 @@ err:
 	else
 		close(map_fd);
 	return err ? err : -EINVAL;
-}
-
-struct btfinline_link *btfinline_attach_kprobe(struct bpf_program *prog, const char *func,
-					       const struct btfinline_attach_opts *opts)
-{
-	BTFI_OPTS(btfi_attach_core_opts, co);
-	struct btfi_site_list sl = { 0 };
-	struct btfi_kblacklist bl = { 0 };
-	struct btfinline_link *link = NULL;
-	struct btfi_kskips skips = { 0 };
-	struct btfi_ksyms *ks = NULL;
-	struct btfinline *bi = NULL;
-	struct btfi_log log = { 0 };
-	int err;
-
-	if (opts && opts->sz >= offsetof(struct btfinline_attach_opts, log) + sizeof(opts->log))
-		log = opts->log;
-	if (!prog || !func) {
-		btfi_err(&log, "attach: program and function are required");
-		errno = EINVAL;
-		return NULL;
-	}
-	if (opts && opts->bi)
-		bi = opts->bi;
-	else if ((err = btfi_kernel_inline_open(NULL, NULL, &log, &bi)))
-		goto out;
-	{
-		BTFI_OPTS(btfi_ksyms_opts, kso, .log = log);
-
-		if ((err = btfi_ksyms_load(&kso, &ks)))
-			goto out;
-	}
-	btfi_kblacklist_load(NULL, &bl);
-	err = btfi_collect_ksites(bi, ks, &bl, func, opts && opts->no_entry,
-				  opts ? opts->filter : NULL, opts ? opts->filter_ctx : NULL,
-				  &log, &sl, &skips);
-	if (err)
-		goto out;
-	co.policy = opts ? opts->policy : BTFI_ALL_OR_NONE;
-	co.kernel = true;
-	co.log = log;
-	err = btfi_attach_ksites(prog, sl.sites, sl.cnt,
-				 btfi_ksyms_kaslr_delta(ks, BTFI_X86_64_LINK_TEXT), &bl, &co, &link, &skips);
-	if (!err && skips.n)	/* informational, once */
-		btfi_err(&log, "kernel: %s: %zu site%s skipped: %s", func, skips.n,
-			 skips.n > 1 ? "s" : "", skips.text);
-out:
-	btfi_site_list_free(&sl);
-	btfi_kblacklist_free(&bl);
-	btfi_ksyms_free(ks);
-	if (bi && (!opts || bi != opts->bi))
-		btfinline__free(bi);
-	if (err)
-		errno = -err;
-	return err ? NULL : link;
 }

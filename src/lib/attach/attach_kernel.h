@@ -12,8 +12,6 @@
 #include "attach/attach.h"
 #include "attach/kallsyms.h"
 
-#define BTFI_SYSFS_BTF		"/sys/kernel/btf/vmlinux"
-#define BTFI_SYSFS_INLINE	"/sys/kernel/btf/vmlinux.inline"
 #define BTFI_KPROBE_BLACKLIST	"/sys/kernel/debug/kprobes/blacklist"
 
 /* Where the kernel refuses a kprobe: the address ranges of
@@ -45,14 +43,6 @@ struct btfi_kskips {
 	char text[400];		/* "caller+0x1a (init text), ..." */
 };
 void btfi_kskips_add(struct btfi_kskips *sk, const char *label, const char *why);
-
-/* Inline info for the running kernel: `blob` (raw `encode --raw` output or
- * an ELF with .BTF.inline), NULL for /sys/kernel/btf/vmlinux.inline; base
- * always /sys/kernel/btf/vmlinux. Refuses (-ESTALE, one message) a blob
- * that does not fit that base, an ELF blob whose own .BTF differs from it,
- * and, when `base_file` is given, a base_file that differs from it. */
-int btfi_kernel_inline_open(const char *blob, const char *base_file,
-			    const struct btfi_log *log, struct btfinline **out);
 
 /* Sites of `func`: inline sites at runtime addresses (site->vaddr), then
  * the out-of-line entry at every kallsyms symbol of that name (by address:

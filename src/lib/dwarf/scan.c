@@ -26,6 +26,7 @@
 #include "dwarf/locviews.h"
 #include "elf_file.h"
 #include "log.h"
+#include "opts.h"
 
 #define NO_IDX UINT32_MAX
 
@@ -912,7 +913,7 @@ int btfi_scan_open(const char *path, const struct btfi_scan_opts *opts,
 		   struct btfi_scan **out)
 {
 	static const struct btfi_log no_log;
-	const struct btfi_log *log = opts ? &opts->log : &no_log;
+	const struct btfi_log *log = OPTS_HAS(opts, log) ? &opts->log : &no_log;
 	struct btfi_scan *s;
 	struct scan_priv *p;
 	struct stat st;
@@ -920,6 +921,8 @@ int btfi_scan_open(const char *path, const struct btfi_scan_opts *opts,
 	int err;
 
 	*out = NULL;
+	if (!OPTS_VALID(opts, btfi_scan_opts, log))
+		return -EINVAL;
 	s = calloc(1, sizeof(*s));
 	p = calloc(1, sizeof(*p));
 	if (!s || !p) {
@@ -933,10 +936,8 @@ int btfi_scan_open(const char *path, const struct btfi_scan_opts *opts,
 	s->fd = -1;
 	p->log = log;
 	p->addr_size = 8;
-	if (opts && opts->sz > offsetof(struct btfi_scan_opts, no_locations))
-		p->no_locations = opts->no_locations;
-	if (opts && opts->sz > offsetof(struct btfi_scan_opts, probe_policy))
-		p->policy = opts->probe_policy;
+	p->no_locations = OPTS_GET(opts, no_locations, false);
+	p->policy = OPTS_GET(opts, probe_policy, BTFI_PROBE_DEFAULT);
 	/* entry_pc with its location view: see "Probe address policy" in
 	 * docs/DESIGN.md for the measurements behind this default. */
 	if (p->policy <= BTFI_PROBE_DEFAULT || p->policy >= BTFI_PROBE__MAX)

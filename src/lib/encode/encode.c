@@ -15,6 +15,7 @@
 #include "encode/encode.h"
 #include "format/btf_write.h"
 #include "log.h"
+#include "opts.h"
 
 /* FUNC id for every function with an addressable site: a FUNC (base, or
  * split from an earlier function) whose prototype has the same name and
@@ -105,8 +106,8 @@ struct esec {
 int btfi_encode(const struct btfi_scan *s, struct btf *base, const struct btfi_encode_opts *o,
 		void **blob, size_t *sz, struct btfi_encode_stats *st)
 {
-	const struct btfi_log *log = o ? &o->log : NULL;
-	bool no_narrow = o && o->sz > offsetof(struct btfi_encode_opts, no_narrow) && o->no_narrow;
+	const struct btfi_log *log = OPTS_HAS(o, log) ? &o->log : NULL;
+	bool no_narrow = OPTS_GET(o, no_narrow, false);
 	struct btfi_writer *w = NULL;
 	struct btfi_types *ty = NULL;
 	struct esec *secs = NULL;
@@ -116,6 +117,8 @@ int btfi_encode(const struct btfi_scan *s, struct btf *base, const struct btfi_e
 	int *hs = NULL, err;
 	bool *used = NULL;
 
+	if (!OPTS_VALID(o, btfi_encode_opts, log))
+		return -EINVAL;
 	if (!st)
 		st = &dummy;
 	memset(st, 0, sizeof(*st));

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Where the inline info of a target comes from: one place for trace, dump
+ * and the attach API. A user-space target: its own .BTF.inline section, or
+ * a blob (raw or an ELF holding the section) over the target's .BTF. The
+ * running kernel: a blob given by the caller, else the kernel's own
+ * /sys/kernel/btf/vmlinux.inline, always over /sys/kernel/btf/vmlinux.
+ * Every view is validated by the reader against its base before use.
+ * (Next: a cache keyed by build-id and an encode from DWARF on demand
+ * plug in here, after the places above.)
+ */
+#ifndef BTFI_SOURCE_H
+#define BTFI_SOURCE_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include "btfinline.h"
+
+#define BTFI_SYSFS_BTF		"/sys/kernel/btf/vmlinux"
+#define BTFI_SYSFS_INLINE	"/sys/kernel/btf/vmlinux.inline"
+
+enum btfi_target { BTFI_TARGET_USER, BTFI_TARGET_KERNEL };
+
+struct btfi_source_opts {
+	size_t sz;
+	struct btfi_log log;
+	/* inline info from this file (raw blob, or an ELF with .BTF.inline)
+	 * instead of the target's own */
+	const char *inline_btf;
+	/* user: the base BTF file instead of the target (dump --base);
+	 * kernel: the vmlinux or BTF the blob was encoded from, which must
+	 * be the running kernel's */
+	const char *base;
+};
+
+enum btfi_source_how {
+	BTFI_SOURCE_SECTION,	/* the target's own .BTF.inline */
+	BTFI_SOURCE_FILE,	/* opts.inline_btf */
+	BTFI_SOURCE_SYSFS,	/* /sys/kernel/btf/vmlinux.inline */
+};
+
+struct btfi_source_info {
+	enum btfi_source_how how;
+	char path[PATH_MAX];	/* the file the inline info was read from */
+};
+
+/* target: the user ELF (NULL for the kernel). 0 and *bi, or a negative
+ * errno with one message naming the file and the problem. */
+int btfi_source_open(enum btfi_target t, const char *target, const struct btfi_source_opts *opts,
+		     struct btfinline **bi, struct btfi_source_info *info);
+const char *btfi_source_how_str(enum btfi_source_how how);
+
+#endif
