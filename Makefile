@@ -20,13 +20,16 @@ override CFLAGS += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wmissing-prot
 # a large part of a `dump` of one function; they also copy into the test
 # VM's initramfs as they are. ASan needs a dynamic libc: only the libraries
 # are static there.
-LIBS_A  := -lbpf -ldw -lelf -lz -llzma -lbz2
+LIBS_A  := -lbpf -ldw -lelf -lcapstone -lz -llzma -lbz2
 ifeq ($(SAN),)
 LDFLAGS += -static
 LIBS    := $(LIBS_A)
 else
 LIBS    := -Wl,-Bstatic $(LIBS_A) -Wl,-Bdynamic
 endif
+
+# One version, in the file VERSION: `btfinline --version`.
+VERSION := $(shell cat VERSION)
 
 LIB_SRCS := $(wildcard src/lib/*.c src/lib/*/*.c)
 CLI_SRCS := $(wildcard src/cli/*.c)
@@ -47,7 +50,7 @@ BIN := $(BUILD)/btfinline
 # Keep generated BPF objects and skeletons: tests build against them.
 .SECONDARY:
 
-.PHONY: all deps run check check-fast asan fuzz fixtures unit interop clean print-reader-srcs
+.PHONY: all deps run check check-fast asan fuzz fixtures unit interop clean print-reader-srcs print-libs
 all: $(BIN) $(LIB)
 
 deps:
@@ -67,6 +70,9 @@ $(BUILD)/cli/%.o: src/cli/%.c $(wildcard src/cli/*.h src/lib/*.h src/lib/*/*.h i
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Isrc/cli -c $< -o $@
 
+$(BUILD)/cli/main.o: VERSION
+$(BUILD)/cli/main.o: override CFLAGS += -DBTFI_VERSION='"$(VERSION)"'
+
 $(LIB): $(LIB_OBJS)
 	rm -f $@ && ar rcs $@ $^
 
@@ -81,6 +87,10 @@ unit: $(UNIT_BINS)
 
 print-reader-srcs:
 	@echo $(READER_SRCS)
+
+# What a program linking libbtfinline.a needs after it (test helpers).
+print-libs:
+	@echo $(LIBS_A)
 
 $(BUILD):
 	@mkdir -p $(BUILD)

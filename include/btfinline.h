@@ -110,6 +110,11 @@ static inline bool btfi_loc_narrowed(const struct btfi_loc *l, uint32_t param_si
 }
 /* x86-64 DWARF register number -> "rdi" etc.; NULL if unknown. */
 const char *btfi_reg_name(uint32_t dwreg);
+/* A location as text, as `dump` and `stats --sites` print it: %rdi,
+ * (u32)%rdi (narrowed, see above), %rax:%rdx, %rsp+0x8, *(u64 *)(%rsp+0x8),
+ * 0x3 or -1, &0x4010 (rebased address), ? (none; callers add a reason).
+ * Returns what snprintf returns. */
+int btfi_loc_snprintf(char *buf, size_t n, const struct btfi_loc *l, uint32_t param_size);
 
 /* ---- Reader: .BTF.inline of an ELF, a raw blob, or sysfs ---- */
 struct btfinline;

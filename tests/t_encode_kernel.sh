@@ -74,10 +74,10 @@ why, sites = open(sys.argv[1]).read(), open(sys.argv[2]).read()
 want = {}
 for line in sites.splitlines():
     m = re.match(r'site (\S+) (0x[0-9a-f]+) .*?:(.*)$', line)
-    for a in m.group(3).split():
+    for a in re.split(r' (?=[A-Za-z_][A-Za-z_0-9.]*=)', m.group(3).strip()):
         name, _, loc = a.partition('=')
-        if loc.startswith('none:'):
-            want.setdefault((m.group(1), int(m.group(2), 16)), {})[name] = loc[5:]
+        if loc.startswith('?('):
+            want.setdefault((m.group(1), int(m.group(2), 16)), {})[name] = loc[2:-1]
 n = bad = 0
 func = None
 for line in why.splitlines():

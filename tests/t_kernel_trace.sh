@@ -56,7 +56,7 @@ odirect=$(build_odirect) || fail "building tests/kernel/odirect.c"
 # The public btfinline_attach_kprobe() alone, with the CLI's BPF program.
 gcc -O2 -std=gnu11 -Wall -Wextra -I"$KTOP/include" -I"$KTOP/src/lib" -I"$KBUILD" \
 	-o "$KOUT/kattach" "$KTOP/tests/kernel/kattach.c" "$KBUILD/libbtfinline.a" \
-	-lbpf -ldw -lelf -lz || fail "building tests/kernel/kattach.c"
+	$(btfi_libs) || fail "building tests/kernel/kattach.c"
 off2=$((4096 * (RANDOM % 1000))); len2=$((1 + RANDOM * 5))
 # 5. narrowed arguments: ia32 nanosleep_time32 with garbage above 32 bits
 gcc -O2 -static -Wall -Wextra -o "$KOUT/ia32" "$KTOP/tests/kernel/ia32.c" || fail "building tests/kernel/ia32.c"

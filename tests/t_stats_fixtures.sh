@@ -68,21 +68,22 @@ deref = {("obj_id", "o"): ("int", lambda i: 100 + i),       # o->id
 ctype = {1: "unsigned char", 2: "unsigned short", 4: "unsigned int", 8: "unsigned long"}
 
 def gdb_expr(loc, size):
-    kind, _, rest = loc.partition(":")
-    if kind == "reg":
-        return [f"((long)${rest})"]
-    if kind == "reg_offset":
-        r, off = re.match(r"(\w+)([+-]\d+)", rest).groups()
-        return [f"((long)${r} {off})"]
-    if kind.startswith("mem"):
-        sz = int(kind[3:])
-        r, off = re.match(r"(\w+)([+-]\d+)", rest).groups()
-        return [f"*({ctype.get(sz, 'unsigned long')} *)((long)${r} {off})"]
-    if kind == "const":
-        return [rest]
-    if kind == "reg_pair":
-        a, b = rest.split(",")
-        return [f"((long)${a})", f"((long)${b})"]
+    """gdb expression(s) for a location as `stats --sites` prints it."""
+    m = re.match(r"(?:\(\w+\))?%(\w+)$", loc)              # %rdi, (u32)%rdi
+    if m:
+        return [f"((long)${m.group(1)})"]
+    m = re.match(r"%(\w+)([+-]0x[0-9a-f]+)$", loc)           # %rsp+0x20
+    if m:
+        return [f"((long)${m.group(1)} {int(m.group(2), 16):+d})"]
+    m = re.match(r"\*\([su](\d+) \*\)\(%(\w+)([+-]0x[0-9a-f]+)?\)$", loc)  # *(u64 *)(%rsi+0x8)
+    if m:
+        sz, off = int(m.group(1)) // 8, int(m.group(3) or "0", 16)
+        return [f"*({ctype.get(sz, 'unsigned long')} *)((long)${m.group(2)} {off:+d})"]
+    if re.match(r"-?(0x[0-9a-f]+|\d+)$", loc):                # 0x3, -1
+        return [str(int(loc, 0))]
+    m = re.match(r"%(\w+):%(\w+)$", loc)                    # %rax:%rdx
+    if m:
+        return [f"((long)${m.group(1)})", f"((long)${m.group(2)})"]
     return None
 
 script = ["set pagination off", "set confirm off", "starti 3",
@@ -92,7 +93,8 @@ for l in sites:
     m = re.match(r"site (\S+) (0x[0-9a-f]+) .*?: (.*)$", l)
     if not m or m.group(2) == "0x0":
         continue
-    func, addr, params = m.group(1), m.group(2), m.group(3).split()
+    func, addr = m.group(1), m.group(2)
+    params = re.split(r" (?=[A-Za-z_][A-Za-z_0-9.]*=)", m.group(3).strip())
     exprs, keys = [], []
     for p in params:
         pn, loc = p.split("=", 1)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* `btfinline encode ELF [-o OUT] [--raw BLOB] [--in-place] [--base BTF] [-v]`:
+/* `btfinline encode ELF [-o OUT|--in-place] [--raw BLOB] [--base BTF] [-v]`:
  * DWARF scan -> .BTF.inline (split on the ELF's own .BTF). */
 #include <errno.h>
 #include <getopt.h>
@@ -19,18 +19,6 @@
 #include "format/base.h"
 #include "format/elf_write.h"
 #include "elf_file.h"
-
-static int encode_usage(void)
-{
-	fprintf(stderr, "usage: btfinline encode ELF [-o OUT] [--raw BLOB] [--in-place] [--base BTF] [--no-narrow] [-v]\n"
-		"  -o OUT       copy of ELF with .BTF.inline added or replaced\n"
-		"  --raw BLOB   write only the .BTF.inline blob\n"
-		"  --in-place   replace ELF (temp file + fsync + rename)\n"
-		"  --base BTF   base BTF (ELF or raw) instead of ELF's own .BTF\n"
-		"  --no-narrow  write registers narrower than their parameter as no location\n"
-		"               (for readers that take LOC_PARAM size as the type's size)\n");
-	return 2;
-}
 
 static bool same_file(const char *a, const char *b)
 {
@@ -136,7 +124,7 @@ static struct btf *open_base(const char *path, const char *base_path)
 	return base;
 }
 
-int cmd_encode(int argc, char **argv)
+static int cmd_encode(int argc, char **argv)
 {
 	static const struct option lopts[] = {
 		{ "raw", required_argument, NULL, 'r' },
@@ -158,8 +146,8 @@ int cmd_encode(int argc, char **argv)
 	int c, err, rc = 1;
 
 	libbpf_set_print(NULL);	/* failures are reported here, once */
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:vh", lopts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:vh", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'o': out = optarg; break;
 		case 'r': raw = optarg; break;
@@ -167,16 +155,19 @@ int cmd_encode(int argc, char **argv)
 		case 'b': base_path = optarg; break;
 		case 'v': verbose = true; break;
 		case 'N': no_narrow = true; break;
-		default: return encode_usage();
+		case 'h': cli_help(&cli_encode, stdout); return 0;
+		default: return cli_bad_option(&cli_encode, c, argv);
 		}
 	}
-	if (optind + 1 != argc || (!out && !raw && !in_place))
-		return encode_usage();
+	if (optind == argc)
+		return cli_usage(&cli_encode, NULL);
+	if (optind + 1 < argc)
+		return cli_usage(&cli_encode, "extra argument '%s'", argv[optind + 1]);
+	if (!out && !raw && !in_place)
+		return cli_usage(&cli_encode, "no output: -o OUT, --raw BLOB or --in-place");
 	path = argv[optind];
-	if (out && in_place) {
-		fprintf(stderr, "btfinline: -o and --in-place exclude each other\n");
-		return 2;
-	}
+	if (out && in_place)
+		return cli_usage(&cli_encode, "-o and --in-place exclude each other");
 	if ((out && same_file(out, path)) || (raw && same_file(raw, path))) {
 		fprintf(stderr, "btfinline: %s: output is the input file; use --in-place to modify it\n", path);
 		return 2;
@@ -218,3 +209,21 @@ out:
 	btf__free(base);
 	return rc;
 }
+
+const struct cli_cmd cli_encode = {
+	.name = "encode",
+	.fn = cmd_encode,
+	.synopsis = "encode ELF [-o OUT|--in-place] [--raw BLOB] [--base BTF] [--no-narrow] [-v]",
+	.summary = "DWARF + the file's .BTF -> .BTF.inline (split BTF with LOC_PARAM, LOC_PROTO, LOCSEC).",
+	.options =
+"  ELF           an ELF with DWARF, and .BTF (pahole -J) unless --base\n"
+"  -o OUT        copy of ELF with .BTF.inline added or replaced\n"
+"  --in-place    replace ELF (temp file + fsync + rename)\n"
+"  --raw BLOB    the .BTF.inline blob alone (also with -o or --in-place);\n"
+"                one of -o, --in-place, --raw is needed\n"
+"  --base BTF    base BTF (ELF or raw) instead of ELF's own .BTF\n"
+"  --no-narrow   write registers narrower than their parameter as no location\n"
+"                (for readers that take LOC_PARAM size as the type's size)\n"
+"  -v, --verbose counts and times on stderr\n"
+"  -h, --help    this text\n",
+};
