@@ -22,6 +22,7 @@
 #include <bpf/libbpf.h>
 #include "btfinline.h"
 #include "cli.h"
+#include "source/source.h"
 #include "json_writer.h"
 #include "dwarf/scan.h"
 #include "elf_syms.h"
@@ -593,7 +594,7 @@ static int cmd_dump(int argc, char **argv)
 		{}
 	};
 	struct dump d = { .fmt = F_TEXT, .st.fd = -1 };
-	BTFI_OPTS(btfinline_open_opts, oo);
+	BTFI_OPTS(btfi_source_opts, so);
 	uint64_t addrs[64];
 	int c, err, rc = 0, naddrs = 0;
 	char *end;
@@ -605,7 +606,7 @@ static int cmd_dump(int argc, char **argv)
 		switch (c) {
 		case 'j': d.fmt = F_JSON; break;
 		case 'p': d.fmt = F_JSON; pretty = true; break;
-		case 'b': oo.base_path = optarg; break;
+		case 'b': so.base = optarg; break;
 		case 'w': d.why_path = optarg ? optarg : ""; break;
 		case 'a':
 			if (naddrs == 64)
@@ -636,7 +637,7 @@ static int cmd_dump(int argc, char **argv)
 	/* Callers are named only for printed sites; the summary needs none. */
 	if (optind < argc || naddrs)
 		btfi_symtab_open(&d.st, d.path);
-	err = btfinline__open(d.path, &oo, &d.bi);
+	err = btfi_source_open(BTFI_TARGET_USER, d.path, &so, &d.bi, NULL);
 	if (err) {
 		btfi_symtab_close(&d.st);
 		return 1;	/* the reader logged "FILE: problem" */

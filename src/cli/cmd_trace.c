@@ -20,6 +20,7 @@
 #include "btfinline.h"
 #include "attach/attach.h"
 #include "cli.h"
+#include "source/source.h"
 #include "json_writer.h"
 #include "trace_expr.h"
 #include "trace_fmt.h"
@@ -413,9 +414,9 @@ static int resolve(struct trace_ctx *tc)
 		if (!a->all_inst && !(tc->fold = fold_new()))
 			return -ENOMEM;
 	} else {
-		BTFI_OPTS(btfinline_open_opts, oo, .base_path = a->inline_btf ? a->binary : NULL);
+		BTFI_OPTS(btfi_source_opts, so, .inline_btf = a->inline_btf);
 
-		err = btfinline__open(a->inline_btf ? a->inline_btf : a->binary, &oo, &tc->bi);
+		err = btfi_source_open(BTFI_TARGET_USER, a->binary, &so, &tc->bi, NULL);
 		if (err)
 			return err;
 	}
