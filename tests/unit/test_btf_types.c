@@ -109,7 +109,7 @@ static bool find_dfunc(Dwarf *dw, const char *name, struct dfunc *f)
 }
 
 /* Known, counted differences with pahole. */
-struct diffs { uint32_t float_as_int, char_bit, shell, fwd, enum_novals, multidim; };
+struct diffs { uint32_t float_as_int, char_bit, shell, fwd, enum_novals; };
 
 struct cmp {
 	const struct btf *a, *b;	/* ours (split), pahole's */
@@ -241,19 +241,8 @@ static bool eq(struct cmp *c, uint32_t ia, uint32_t ib, int depth)
 		 * the same: compare element counts and the innermost type. */
 		uint32_t na, nb, ea = flat_array(c->a, ia, &na), eb = flat_array(c->b, ib, &nb);
 
-		if (na != nb) {
-			/* Known bug (btf_types.c conv_array): only the first
-			 * subrange of a multi-dimensional array is read. */
-			if (btf_array(ta)->nelems == na && nb % na == 0 && nb > na &&
-			    !btf_is_array(btf__type_by_id(c->a, btf_array(ta)->type))) {
-				printf("  KNOWN BUG: ARRAY [%u] of %u elements, pahole has %u "
-				       "(multi-dimensional array flattened to its first dimension)\n",
-				       ia, na, nb);
-				c->d->multidim++;
-				return eq(c, ea, eb, depth + 1);
-			}
+		if (na != nb)
 			return fail(c, ia, ib, "array length");
-		}
 		return eq(c, ea, eb, depth + 1) &&
 		       eq(c, btf_array(ta)->index_type, btf_array(tb)->index_type, depth + 1);
 	}
@@ -465,9 +454,8 @@ static void one(const char *path)
 	check_unique(path, split);
 	check_reparse(path, "empty base", split, empty);
 	printf("  over an empty base: %u types\n  accepted differences (both bases): %u float as INT in pahole, "
-	       "%u char bit, %u nameless shells, %u FWD for a struct/union, %u enums without values, "
-	       "%u known-bug arrays\n", btf__type_cnt(split) - 1, d.float_as_int, d.char_bit, d.shell,
-	       d.fwd, d.enum_novals, d.multidim);
+	       "%u char bit, %u nameless shells, %u FWD for a struct/union, %u enums without values\n",
+	       btf__type_cnt(split) - 1, d.float_as_int, d.char_bit, d.shell, d.fwd, d.enum_novals);
 	/* what the fixture must have exercised */
 	CHECK(d.shell > 0 && d.fwd > 0 && d.enum_novals > 0, "%s: fixture shapes missing", path);
 out:

@@ -415,6 +415,21 @@ static void one(const char *fixture, bool runs)
 	err = btfi_elf_write_section(ip, ip, SEC, d5.p, d5.n, &tlog);
 	CHECK(!err, "in place, add: %d %s", err, lastmsg);
 	check_result("in place, add", in, ip, &d5, true, run_out.p);
+
+	/* in place through a symlink: the file it names gets the section,
+	 * the link stays a link */
+	{
+		char lnk[sizeof(ip) + 8];
+		struct stat ls;
+
+		snprintf(lnk, sizeof(lnk), "%s.lnk", ip);
+		CHECK(save(ip, fx.p, fx.n, 0750) && !symlink(ip, lnk), "symlink");
+		err = btfi_elf_write_section(lnk, lnk, SEC, d5.p, d5.n, &tlog);
+		CHECK(!err && !lstat(lnk, &ls) && S_ISLNK(ls.st_mode),
+		      "in place via symlink: %d %s, link kept %d", err, lastmsg, S_ISLNK(ls.st_mode));
+		unlink(lnk);
+		check_result("in place via symlink", in, ip, &d5, true, run_out.p);
+	}
 	free(run_out.p);
 
 	/* an empty section */
