@@ -117,9 +117,10 @@ static uint32_t mask_bytes(uint64_t m)
  *   [deref | deref_size N]                  value at reg+off (N bytes)
  *   const M; and                            zero-extend the low 1/2/4 bytes
  *   const S; shl; const S; shra|shr         sign/zero-extend the low 64-S bits
- * The format carries them as a narrower read: REG or memory of `size`
- * bytes, extended per SIGNED. A register value needs off 0 (a sum cannot
- * be narrowed after the fact).
+ * The format carries them as a narrower read: REG, REG|OFFSET (the sum
+ * reg+off, e.g. `(s32)(rbx + 1)`) or memory of `size` bytes, extended per
+ * SIGNED: the low `size` bytes of the 64-bit value, exactly what the
+ * idiom computes.
  */
 static void narrowed(const Dwarf_Op *ops, size_t n, uint32_t reg, int64_t off,
 		     const struct btfi_dwexpr_in *in, struct btfi_loc *out)
@@ -161,11 +162,11 @@ static void narrowed(const Dwarf_Op *ops, size_t n, uint32_t reg, int64_t off,
 		narrow = true;
 		i += 4;
 	}
-	if (i != n - 1 || ops[i].atom != DW_OP_stack_value || (!mem && (!narrow || off)))
+	if (i != n - 1 || ops[i].atom != DW_OP_stack_value || (!mem && !narrow))
 		return set_none(out, BTFI_R_UNSUPPORTED);
-	out->kind = mem ? BTFI_LOC_KMEM : BTFI_LOC_KREG;
+	out->kind = mem ? BTFI_LOC_KMEM : off ? BTFI_LOC_KREG_OFF : BTFI_LOC_KREG;
 	out->reg = reg;
-	out->off = mem ? off : 0;
+	out->off = off;
 	out->size = size;
 	out->is_signed = is_signed;
 }
