@@ -232,10 +232,20 @@ int main(void)
 	       BTFI_LOC_KMEM, BTFI_REG_FBREG, -20, 4, true,
 	       OP1(DW_OP_fbreg, -24), OP1(DW_OP_plus_uconst, 4), OP1(DW_OP_deref_size, 4),
 	       OP(DW_OP_stack_value));
-	/* Not narrowing: each is a computation the format cannot carry. */
-	NARROW("breg1 8; const4u mask; and: (rdx+8)&mask is no narrower read", 8, false,
-	       BTFI_LOC_NONE, 0, 0, 0, false,
+	/* Narrowed sums (issue 13): the low bytes of reg + off, REG|OFFSET of
+	 * the narrower size. (rdx+8) & 0xffffffff = (u32)(rdx + 8). */
+	NARROW("breg1 8; const4u mask; and -> (u32)(rdx+8)", 8, false,
+	       BTFI_LOC_KREG_OFF, 1, 8, 4, false,
 	       OP1(DW_OP_breg1, 8), OP1(DW_OP_const4u, 0xffffffff), OP(DW_OP_and), OP(DW_OP_stack_value));
+	NARROW("breg3 1; shl 32; shra 32 -> (s32)(rbx+1)", 8, false,
+	       BTFI_LOC_KREG_OFF, 3, 1, 4, true,
+	       OP1(DW_OP_breg3, 1), OP1(DW_OP_const1u, 32), OP(DW_OP_shl), OP1(DW_OP_const1u, 32),
+	       OP(DW_OP_shra), OP(DW_OP_stack_value));
+	NARROW("breg0 -1; shl 56; shr 56 -> (u8)(rax-1)", 8, true,
+	       BTFI_LOC_KREG_OFF, 0, -1, 1, false,
+	       OP1(DW_OP_breg0, -1), OP1(DW_OP_const1u, 56), OP(DW_OP_shl), OP1(DW_OP_const1u, 56),
+	       OP(DW_OP_shr), OP(DW_OP_stack_value));
+	/* Not narrowing: each is a computation the format cannot carry. */
 	NARROW("breg1 0; const1u 0xfe; and: not a low-bytes mask", 8, false,
 	       BTFI_LOC_NONE, 0, 0, 0, false,
 	       OP1(DW_OP_breg1, 0), OP1(DW_OP_const1u, 0xfe), OP(DW_OP_and), OP(DW_OP_stack_value));

@@ -34,6 +34,8 @@ int main(void)
 	       8, "%rsp+0x40");
 	expect("reg - off", (struct btfi_loc){ .kind = BTFI_LOC_KREG_OFF, .size = 8, .reg = 7, .off = -24 },
 	       8, "%rsp-0x18");
+	expect("reg + off narrowed", (struct btfi_loc){ .kind = BTFI_LOC_KREG_OFF, .size = 4, .is_signed = 1,
+	       .reg = 3, .off = 1 }, 8, "(s32)(%rbx+0x1)");
 	expect("fb + off", (struct btfi_loc){ .kind = BTFI_LOC_KREG_OFF, .size = 8, .reg = BTFI_REG_FBREG,
 	       .off = 8 }, 8, "fb+0x8");
 	expect("mem", (struct btfi_loc){ .kind = BTFI_LOC_KMEM, .size = 8, .reg = 4, .off = 8 }, 8,
