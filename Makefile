@@ -114,8 +114,9 @@ fuzz: asan fixtures
 
 # Interop with upstream libbpf (not in `make check`: needs a source tree we
 # cannot download): builds LIBBPF_SRC's libbpf statically into
-# $(BUILD)/interop, the checker against its headers only, and runs it on
-# the fixtures' and the cached Debian kernel's blobs (tests/interop/run.sh).
+# $(BUILD)/interop, the checker against its headers only, btfinline's own
+# site printer (ours) against libbtfinline.a, and runs both on the
+# fixtures' and the cached Debian kernel's blobs (tests/interop/run.sh).
 INTEROP := $(BUILD)/interop
 ifneq ($(filter interop,$(MAKECMDGOALS)),)
 ifeq ($(LIBBPF_SRC),)
@@ -139,7 +140,13 @@ $(INTEROP)/check: tests/interop/check.c $(INTEROP)/root/lib/libbpf.a
 	$(CC) -O2 -g -std=gnu11 -Wall -Wextra -Wno-unused-parameter -D_GNU_SOURCE \
 		-I$(INTEROP)/root/include -o $@ $< $(INTEROP)/root/lib/libbpf.a -lelf -lz
 
-interop: all fixtures $(INTEROP)/check
+# btfinline's side of the field-by-field site comparison: the public
+# reader API, linked as any user of libbtfinline.a is.
+$(INTEROP)/ours: tests/interop/ours.c $(LIB) include/btfinline.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(LIB) $(LIBS) $(LDFLAGS)
+
+interop: all fixtures $(INTEROP)/check $(INTEROP)/ours
 	tests/interop/run.sh $(BUILD)
 
 FORCE:

@@ -102,11 +102,12 @@ const char *btfi_loc_kind_str(enum btfi_loc_kind k);	/* "reg", "mem", ... */
 /* The value's C-ish type from size and sign: "u32", "s8", ... ("u8[N]" for
  * other sizes), into buf; returns buf. */
 const char *btfi_loc_type_str(const struct btfi_loc *l, char *buf, size_t n);
-/* A register read narrower than the parameter (GCC's extension idioms):
- * printed as a cast, (u32)%rdi. */
+/* A register (or register + offset) value narrower than the parameter
+ * (GCC's conversion idioms): printed as a cast, (u32)%rdi, (s32)(%rbx+0x1). */
 static inline bool btfi_loc_narrowed(const struct btfi_loc *l, uint32_t param_size)
 {
-	return l->kind == BTFI_LOC_KREG && l->size && l->size < param_size;
+	return (l->kind == BTFI_LOC_KREG || l->kind == BTFI_LOC_KREG_OFF) && l->size &&
+	       l->size < param_size;
 }
 /* x86-64 DWARF register number -> "rdi" etc.; NULL if unknown. */
 const char *btfi_reg_name(uint32_t dwreg);

@@ -29,6 +29,28 @@ for bin in "$FIXTURES"/shapes-{gcc,clang}-dw{5,4}; do
 	python3 -c 'import json,sys; a,b=(open(f).read() for f in sys.argv[1:]); ja,jb=json.loads(a),json.loads(b); ja.pop("extraction_secs"); jb.pop("extraction_secs"); sys.exit(not (ja == jb and b.count("\n") > 20 and "\n    \"params\": " in b))' \
 		"$tmp/$name.json" "$tmp/$name.pjson" || { echo "FAIL $name: stats -p is not the --json output indented"; fail=1; }
 	"$BTFINLINE" stats "$bin" --sites >"$tmp/$name.sites" || { fail=1; continue; }
+	# The per-function figure and --max-instances, recounted from --sites
+	# (one line per instance with each argument's location or ?(reason)).
+	"$BTFINLINE" stats "$bin" --json --max-instances 1 >"$tmp/$name.max1.json" || fail=1
+	python3 - "$tmp/$name.sites" "$tmp/$name.json" "$tmp/$name.max1.json" <<'PY' || { echo "FAIL $name: per-function counts"; fail=1; }
+import collections, json, re, sys
+sites = [l for l in open(sys.argv[1]) if l.startswith("site ")]
+full, one = json.load(open(sys.argv[2])), json.load(open(sys.argv[3]))
+n, bad = collections.Counter(), set()
+for l in sites:
+    f = l.split()[1]
+    n[f] += 1
+    if "?(" in l.split(":", 1)[1] or " 0x0 in " in l:
+        bad.add(f)
+want = (len(n), len(n) - len(bad))
+got = (full["funcs_inlined"], full["funcs_all_recoverable"])
+once = sum(1 for f in n if n[f] == 1)
+ok = got == want and one["inline_instances"] == once and one["funcs_over_max"] == len(n) - once \
+     and one["sites_over_max"] == sum(c for c in n.values() if c > 1)
+print("%s funcs inlined/all recoverable %s (from --sites %s); --max-instances 1: %d instances (%d functions once)"
+      % ("ok  " if ok else "FAIL", got, want, one["inline_instances"], once))
+sys.exit(0 if ok else 1)
+PY
 	# The sanitizer build must agree and stay silent.
 	if [ -x "$TOP/build-asan/btfinline" ]; then
 		if ! "$TOP/build-asan/btfinline" stats "$bin" --sites >"$tmp/$name.asan" 2>"$tmp/$name.asan.err" ||

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* `btfinline stats FILE [-j|-p] [--sites] [--probe=POLICY]`: inline sites
  * and how many of their arguments a tracer can recover, from DWARF. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
@@ -61,7 +62,7 @@ static double pct(uint64_t a, uint64_t b)
 	return b ? 100.0 * a / b : 0.0;
 }
 
-static void print_json(const char *path, const struct btfi_stats *st,
+static void print_json(const char *path, const struct btfi_stats *st, uint32_t max_instances,
 		       const struct btfi_scan *s, bool pretty)
 {
 	struct json_writer w;
@@ -102,6 +103,23 @@ static void print_json(const char *path, const struct btfi_stats *st,
 	jw_uint_field(&w, "at_range_end", s->entry_pc.at_range_end);
 	jw_uint_field(&w, "outside", s->entry_pc.outside);
 	jw_end_object(&w);
+	jw_uint_field(&w, "funcs_inlined", st->funcs_inlined);
+	jw_uint_field(&w, "funcs_all_recoverable", st->funcs_all_recoverable);
+	if (max_instances) {
+		jw_uint_field(&w, "max_instances", max_instances);
+		jw_uint_field(&w, "funcs_over_max", st->funcs_over_max);
+		jw_uint_field(&w, "sites_over_max", st->sites_over_max);
+	}
+	/* Over every instance (max_instances does not apply). */
+	jw_name(&w, "unsupported_shapes");
+	jw_start_array(&w);
+	for (uint32_t i = 0; i < s->nshapes && i < 10; i++) {
+		jw_start_object(&w);
+		jw_string_field(&w, "shape", s->shapes[i].text);
+		jw_uint_field(&w, "count", s->shapes[i].count);
+		jw_end_object(&w);
+	}
+	jw_end_array(&w);
 	jw_float_field(&w, "extraction_secs", "%.3f", st->secs);
 	jw_end_object(&w);
 }
@@ -114,7 +132,7 @@ static void row(const char *label, uint64_t n, uint64_t of)
 		printf("  %-40s %10llu\n", label, (unsigned long long)n);
 }
 
-static void print_table(const char *path, const struct btfi_stats *st,
+static void print_table(const char *path, const struct btfi_stats *st, uint32_t max_instances,
 			const struct btfi_scan *s)
 {
 	char buf[96];
@@ -153,6 +171,23 @@ static void print_table(const char *path, const struct btfi_stats *st,
 	row("  entry_pc inside the ranges", s->entry_pc.inside, s->entry_pc.with_entry_pc);
 	row("  entry_pc at the end of a range", s->entry_pc.at_range_end, s->entry_pc.with_entry_pc);
 	row("  entry_pc elsewhere outside", s->entry_pc.outside, s->entry_pc.with_entry_pc);
+	row("inlined functions", st->funcs_inlined, 0);
+	row("  all arguments at all sites recoverable", st->funcs_all_recoverable, st->funcs_inlined);
+	if (max_instances) {
+		snprintf(buf, sizeof(buf), "left out: more than %u instances", max_instances);
+		row(buf, st->funcs_over_max, 0);
+		row("  their inline instances", st->sites_over_max, 0);
+	}
+	if (s->nshapes) {
+		uint64_t n = 0;
+
+		for (uint32_t i = 0; i < s->nshapes; i++)
+			n += s->shapes[i].count;
+		printf("  unsupported expressions: %llu in %u shapes; the most frequent (all instances):\n",
+		       (unsigned long long)n, s->nshapes);
+	}
+	for (uint32_t i = 0; i < s->nshapes && i < 10; i++)
+		printf("    %10u  %s\n", s->shapes[i].count, s->shapes[i].text);
 	printf("  %-40s %10.2f s\n", "extraction time", st->secs);
 }
 
@@ -163,6 +198,7 @@ static int cmd_stats(int argc, char **argv)
 		{ "pretty", no_argument, NULL, 'p' },
 		{ "sites", no_argument, NULL, 'S' },
 		{ "probe", required_argument, NULL, 'P' },
+		{ "max-instances", required_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "verbose", no_argument, NULL, 'v' },
 		DEBUG_LONGOPTS,
@@ -174,6 +210,8 @@ static int cmd_stats(int argc, char **argv)
 	struct btfi_scan *s;
 	struct btfi_stats st;
 	bool json = false, pretty = false, sites = false;
+	uint32_t max_instances = 0;
+	char *end;
 	int c, k;
 
 	opterr = 0;
@@ -189,6 +227,13 @@ static int cmd_stats(int argc, char **argv)
 			if (k == BTFI_PROBE__MAX)
 				return cli_usage(&cli_stats, "unknown probe policy '%s'", optarg);
 			opts.probe_policy = k;
+			break;
+		case 'M':
+			errno = 0;
+			max_instances = strtoul(optarg, &end, 10);
+			if (errno || *end || !*optarg || !max_instances)
+				return cli_usage(&cli_stats, "--max-instances needs a positive number, not '%s'",
+						 optarg);
 			break;
 		case 'h': cli_help(&cli_stats, stdout); return 0;
 		case 'v': dbg.verbose = true; break;
@@ -208,13 +253,13 @@ static int cmd_stats(int argc, char **argv)
 	if (btfi_scan_open(path, &opts, &s))
 		return 1;	/* the scan logged "btfinline: FILE: problem" */
 	debug_opts_report(&dbg, path, s->dwarf_path, s->di->src);
-	btfi_stats_compute(s, &st);
+	btfi_stats_compute(s, max_instances, &st);
 	if (sites)
 		print_sites(s);
 	else if (json)
-		print_json(path, &st, s, pretty);
+		print_json(path, &st, max_instances, s, pretty);
 	else
-		print_table(path, &st, s);
+		print_table(path, &st, max_instances, s);
 	btfi_scan_free(s);
 	return 0;
 }
@@ -222,7 +267,7 @@ static int cmd_stats(int argc, char **argv)
 const struct cli_cmd cli_stats = {
 	.name = "stats",
 	.fn = cmd_stats,
-	.synopsis = "stats FILE [-j|-p] [--sites] [--probe=POLICY]",
+	.synopsis = "stats FILE [-j|-p] [--sites] [--probe=POLICY] [--max-instances N]",
 	.summary = "Inline sites and how many of their arguments a tracer can recover, from DWARF.",
 	.options =
 "  FILE            an ELF with DWARF (a kernel vmlinux, a program, a library), in\n"
@@ -234,6 +279,8 @@ const struct cli_cmd cli_stats = {
 "                  the reason for `?`; then one line per function\n"
 "  --probe=POLICY  probe address of an instance: default (= entry-pc), entry-pc,\n"
 "                  lowest, entry-in-range, first-range (docs/DESIGN.md)\n"
+"  --max-instances N  leave out functions inlined more than N times (the\n"
+"                  published samples use 100), as if they were not there\n"
 "  --debug-file FILE  DWARF from FILE (its build-id must match FILE's)\n"
 "  --debug-dir DIR    debug files under DIR (DIR:DIR2...) instead of /usr/lib/debug\n"
 "  -v, --verbose   say where the DWARF came from (stderr)\n"

@@ -66,6 +66,8 @@ int btfi_loc_snprintf(char *buf, size_t n, const struct btfi_loc *l, uint32_t pa
 		reg_str(l->reg2, r2, sizeof(r2));
 		return snprintf(buf, n, "%s:%s", r, r2);
 	case BTFI_LOC_KREG_OFF:
+		if (btfi_loc_narrowed(l, param_size))
+			return snprintf(buf, n, "(%s)(%s%s)", btfi_loc_type_str(l, ty, sizeof(ty)), r, o);
 		return snprintf(buf, n, "%s%s", r, o);
 	case BTFI_LOC_KMEM:
 		return snprintf(buf, n, "*(%s *)(%s%s)", btfi_loc_type_str(l, ty, sizeof(ty)), r, o);

@@ -21,18 +21,14 @@
 #include "attach/attach.h"
 #include "../../src/bpf/trace.h"
 #include "trace.skel.h"
+#include "check.h"
 
-static int fails, checks;
 static char logged[1024];
 
 static void log_fn(void *ctx, const char *msg)
 {
 	snprintf(logged, sizeof(logged), "%s", msg);
 }
-
-#define CHECK(cond, ...) do { checks++; if (!(cond)) { fails++; \
-	fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-	fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); } } while (0)
 
 struct got { int n; long v[8], k[8]; int err[8]; };
 
@@ -259,6 +255,5 @@ int main(void)
 			refused_site(bin, true);
 		unlink(bin);
 	}
-	printf("%d checks, %d failed\n", checks, fails);
-	return fails ? 1 : 0;
+	return check_done();
 }

@@ -6,16 +6,12 @@
 #include <stdio.h>
 #include <string.h>
 #include "../../src/cli/json_writer.c"
-
-static int fails, checks;
+#include "check.h"
 
 static void expect(const char *what, struct json_writer *w, const char *want)
 {
-	checks++;
-	if (w->nomem || !w->buf || strcmp(w->buf, want)) {
-		fails++;
-		printf("FAIL %s:\n  got  '%s'\n  want '%s'\n", what, w->buf ? w->buf : "(null)", want);
-	}
+	CHECK(!w->nomem && w->buf && !strcmp(w->buf, want), "%s:\n  got  '%s'\n  want '%s'", what,
+	      w->buf ? w->buf : "(null)", want);
 	jw_reset(w);
 }
 
@@ -120,15 +116,10 @@ int main(void)
 		fclose(f);
 		w.style = JSON_PRETTY;
 		doc(&w);
-		checks++;
-		if (!buf || strcmp(buf, w.buf)) {
-			fails++;
-			printf("FAIL file sink differs from buffer sink\n");
-		}
+		CHECK(buf && !strcmp(buf, w.buf), "file sink differs from buffer sink");
 		free(buf);
 		jw_reset(&w);
 	}
 	jw_free(&w);
-	printf("%s json_writer: %d checks, %d failed\n", fails ? "FAIL" : "ok  ", checks, fails);
-	return fails ? 1 : 0;
+	return check_done();
 }

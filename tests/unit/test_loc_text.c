@@ -4,19 +4,15 @@
 #include <stdio.h>
 #include <string.h>
 #include "btfinline.h"
-
-static int fails, checks;
+#include "check.h"
 
 static void expect(const char *what, struct btfi_loc l, uint32_t psize, const char *want)
 {
 	char buf[128];
 	int n = btfi_loc_snprintf(buf, sizeof(buf), &l, psize);
 
-	checks++;
-	if (strcmp(buf, want) || n != (int)strlen(want)) {
-		fails++;
-		printf("FAIL %s: got '%s' (%d), want '%s'\n", what, buf, n, want);
-	}
+	CHECK(!strcmp(buf, want) && n == (int)strlen(want), "%s: got '%s' (%d), want '%s'", what, buf,
+	      n, want);
 }
 
 int main(void)
@@ -38,6 +34,8 @@ int main(void)
 	       8, "%rsp+0x40");
 	expect("reg - off", (struct btfi_loc){ .kind = BTFI_LOC_KREG_OFF, .size = 8, .reg = 7, .off = -24 },
 	       8, "%rsp-0x18");
+	expect("reg + off narrowed", (struct btfi_loc){ .kind = BTFI_LOC_KREG_OFF, .size = 4, .is_signed = 1,
+	       .reg = 3, .off = 1 }, 8, "(s32)(%rbx+0x1)");
 	expect("fb + off", (struct btfi_loc){ .kind = BTFI_LOC_KREG_OFF, .size = 8, .reg = BTFI_REG_FBREG,
 	       .off = 8 }, 8, "fb+0x8");
 	expect("mem", (struct btfi_loc){ .kind = BTFI_LOC_KMEM, .size = 8, .reg = 4, .off = 8 }, 8,
@@ -54,12 +52,8 @@ int main(void)
 	expect("addr", (struct btfi_loc){ .kind = BTFI_LOC_KADDR, .size = 8, .cval = 0x4010 }, 8, "&0x4010");
 	expect("none", (struct btfi_loc){ .kind = BTFI_LOC_NONE, .reason = BTFI_R_ENTRY_VALUE }, 8, "?");
 	/* snprintf semantics: truncated, NUL-terminated, full length returned */
-	checks++;
-	if (btfi_loc_snprintf(small, sizeof(small), &(struct btfi_loc){ .kind = BTFI_LOC_KMEM, .size = 8,
-			      .reg = 7, .off = 8 }, 8) != 18 || strcmp(small, "*(u64")) {
-		fails++;
-		printf("FAIL truncation: '%s'\n", small);
-	}
-	printf("%s loc text: %d checks, %d failed\n", fails ? "FAIL" : "ok  ", checks, fails);
-	return fails ? 1 : 0;
+	CHECK(btfi_loc_snprintf(small, sizeof(small), &(struct btfi_loc){ .kind = BTFI_LOC_KMEM, .size = 8,
+				.reg = 7, .off = 8 }, 8) == 18 && !strcmp(small, "*(u64"),
+	      "truncation: '%s'", small);
+	return check_done();
 }

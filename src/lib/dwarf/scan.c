@@ -530,6 +530,34 @@ static int bad_op(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *pdie,
 	return -EINVAL;
 }
 
+/* One more expression of this shape the format cannot carry. */
+static int count_shape(struct btfi_scan *s, struct scan_priv *p, const Dwarf_Op *ops, size_t nops)
+{
+	char text[sizeof(s->shapes[0].text)];
+	uint32_t i;
+
+	btfi_dwexpr_shape(ops, nops, text, sizeof(text));
+	for (i = 0; i < s->nshapes; i++)
+		if (!strcmp(s->shapes[i].text, text)) {
+			s->shapes[i].count++;
+			return 0;
+		}
+	if (GROW(s->shapes, p->shapes_cap, s->nshapes + 1))
+		return -ENOMEM;
+	memcpy(s->shapes[s->nshapes].text, text, sizeof(text));
+	s->shapes[s->nshapes++].count = 1;
+	return 0;
+}
+
+static int cmp_shape(const void *a, const void *b)
+{
+	const struct btfi_shape *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return strcmp(x->text, y->text);
+}
+
 static int param_loc(struct btfi_scan *s, struct scan_priv *p, struct walk_ctx *ctx,
 		     Dwarf_Die *pdie, const struct btfi_param *prm, uint64_t addr,
 		     struct btfi_loc *loc)
@@ -591,6 +619,9 @@ static int param_loc(struct btfi_scan *s, struct scan_priv *p, struct walk_ctx *
 		}
 		err = btfi_dwexpr_loc(ops, nops, &in, loc);
 		if (err)
+			return err;
+		if (loc->kind == BTFI_LOC_NONE && loc->reason == BTFI_R_UNSUPPORTED &&
+		    (err = count_shape(s, p, ops, nops)))
 			return err;
 		if (loc->kind != BTFI_LOC_NONE && loc->reg == BTFI_REG_FBREG) {
 			if (frame_base(s, p, ctx->fn_valid ? &ctx->fn : NULL, addr, &reg, &off)) {
@@ -1009,6 +1040,8 @@ int btfi_scan_open(const char *path, const struct btfi_scan_opts *opts,
 		goto fail;
 	}
 	classify(s);
+	if (s->nshapes)
+		qsort(s->shapes, s->nshapes, sizeof(*s->shapes), cmp_shape);
 	s->scan_secs = now_secs() - t0;
 	*out = s;
 	return 0;
@@ -1023,6 +1056,7 @@ void btfi_scan_free(struct btfi_scan *s)
 
 	if (!s)
 		return;
+	free(s->shapes);
 	p = s->priv;
 	if (p) {
 		if (p->cfi_eh)

@@ -103,6 +103,13 @@ struct btfi_scan {
 		uint32_t at_range_end;		/* == the end of a range, not inside */
 		uint32_t outside;		/* elsewhere, not inside */
 	} entry_pc;
+	/* Shapes of the expressions the format cannot carry (reason
+	 * unsupported_expr), with counts, most frequent first after the scan. */
+	struct btfi_shape {
+		char text[96];
+		uint32_t count;
+	} *shapes;
+	uint32_t nshapes;
 	void *priv;		/* string pool, hash tables */
 };
 
@@ -119,8 +126,14 @@ struct btfi_stats {
 	uint64_t sites_selectively_inlined, sites_fully_inlined;
 	uint64_t classes[8];		/* by enum btfi_loc_kind */
 	uint64_t unavailable[BTFI_R__MAX];
+	/* Inlined functions (with a site) whose every site has every
+	 * argument recoverable: the per-function figure of the talks. */
+	uint64_t funcs_inlined, funcs_all_recoverable;
+	uint64_t funcs_over_max, sites_over_max;	/* left out by max_instances */
 	double secs;
 };
-void btfi_stats_compute(const struct btfi_scan *s, struct btfi_stats *st);
+/* max_instances != 0: leave out functions with more instances (Treyer's
+ * sample: <= 100), as if they were not there. */
+void btfi_stats_compute(const struct btfi_scan *s, uint32_t max_instances, struct btfi_stats *st);
 
 #endif

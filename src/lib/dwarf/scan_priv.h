@@ -46,7 +46,7 @@ struct scan_priv {
 	bool no_locations;
 	uint8_t addr_size;
 
-	uint32_t funcs_cap, params_cap, sites_cap, locs_cap;
+	uint32_t funcs_cap, params_cap, sites_cap, locs_cap, shapes_cap;
 	struct u64map origin_map;	/* root DIE offset -> origins[] */
 	struct scan_origin *origins;	uint32_t norigins, origins_cap;
 	Dwarf_Off *poffs;		uint32_t npoffs, poffs_cap;

@@ -335,6 +335,11 @@ static int conv_base(struct btfi_types *t, Dwarf_Die *die)
 		id = index_find(t, BTF_KIND_FLOAT, name, 0, NULL, NULL);
 		if (id)
 			return id;
+		/* pahole before 1.21 (or without --btf_gen_floats) writes
+		 * floating types as INTs of their name and size: use that. */
+		id = index_find(t, BTF_KIND_INT, name, 0, NULL, NULL);
+		if (id && size > 0 && btf__type_by_id(t->btf, id)->size == (uint32_t)size)
+			return id;
 		if (size == 2 || size == 4 || size == 8 || size == 12 || size == 16) {
 			id = btf__add_float(t->btf, name, size);
 			return id < 0 ? id : (index_put(t, id) ?: id);
@@ -384,11 +389,21 @@ static int conv_array(struct btfi_types *t, Dwarf_Die *die, int depth)
 
 	if (elem < 0)
 		return elem;
-	if (dwarf_child(die, &child) == 0 && dwarf_tag(&child) == DW_TAG_subrange_type) {
-		if (dwarf_attr(&child, DW_AT_count, &a))
-			dwarf_formudata(&a, &n);
-		else if (dwarf_attr(&child, DW_AT_upper_bound, &a) && !dwarf_formudata(&a, &n))
-			n++;
+	/* T x[2][8] is one ARRAY of 16 T, as pahole writes it: the product of
+	 * every dimension (0 when one is unknown, or on overflow). */
+	if (dwarf_child(die, &child) == 0) {
+		n = 1;
+		do {
+			Dwarf_Word d = 0;
+
+			if (dwarf_tag(&child) != DW_TAG_subrange_type)
+				continue;
+			if (dwarf_attr(&child, DW_AT_count, &a))
+				dwarf_formudata(&a, &d);
+			else if (dwarf_attr(&child, DW_AT_upper_bound, &a) && !dwarf_formudata(&a, &d))
+				d++;
+			n = d && n <= UINT32_MAX / d ? n * d : 0;
+		} while (n && dwarf_siblingof(&child, &child) == 0);
 	}
 	if (!t->int_id && (t->int_id = int_type(t, "int", 4, BTF_INT_SIGNED)) < 0)
 		return t->int_id;
