@@ -378,7 +378,7 @@ static void one(const char *path)
 	/* 1. Over pahole's BTF: reuse. */
 	base_cnt = btf__type_cnt(pahole);
 	split = btf__new_empty_split(pahole);
-	err = split ? btfi_types_new(split, dw, path, &tlog, &t) : -ENOMEM;
+	err = split ? btfi_types_new(split, &dw, 1, path, &tlog, &t) : -ENOMEM;
 	if (!CHECK(!err, "%s: btfi_types_new: %d", path, err))
 		goto out;
 	for (size_t i = 0; i < NFUNCS; i++) {
@@ -433,7 +433,7 @@ static void one(const char *path)
 	/* 2. Over an empty base: every type built. */
 	empty = btf__new_empty();
 	split = empty ? btf__new_empty_split(empty) : NULL;
-	err = split ? btfi_types_new(split, dw, path, &tlog, &t) : -ENOMEM;
+	err = split ? btfi_types_new(split, &dw, 1, path, &tlog, &t) : -ENOMEM;
 	if (!CHECK(!err, "%s: btfi_types_new (empty base): %d", path, err))
 		goto out;
 	for (size_t i = 0; i < NFUNCS; i++) {
