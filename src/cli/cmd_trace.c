@@ -393,7 +393,7 @@ static int resolve_func(struct trace_ctx *tc, const char *arg)
 		goto out;
 	}
 	func = strcpy(copy, func);
-	err = a->kernel ? trace_kernel_collect(tc->tk, tc->bi, func, a->no_entry, &tc->sl) :
+	err = a->kernel ? trace_kernel_collect(tc->tk, tc->bi, func, a->no_entry, a->policy, &tc->sl) :
 		btfi_collect_sites(tc->bi, a->binary, func, a->no_entry, NULL, NULL, NULL, &tc->sl);
 	if (err)
 		goto out;

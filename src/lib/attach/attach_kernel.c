@@ -63,17 +63,17 @@ int btfi_collect_ksites(struct btfinline *bi, const struct btfi_ksyms *ks,
 		if (!sec || btfi_ksyms_sec_base(ks, sec, &base, &quiet)) {
 			snprintf(label, sizeof(label), "%s+0x%x", sec ? sec : "?", s->offset);
 			btfi_kskips_add(skips, label, sec && strstr(sec, "init") ?
-					"init text, freed after boot" : "section not resident");
+					"init text, freed after boot" : "section not resident", false);
 			continue;
 		}
 		addr = base + s->offset;
 		klabel(ks, addr, label, sizeof(label));
 		if (!btfi_ksyms_by_addr(ks, addr)) {
-			btfi_kskips_add(skips, label, "outside kernel text");
+			btfi_kskips_add(skips, label, "outside kernel text", false);
 			continue;
 		}
 		if (btfi_kblacklist_has(bl, addr)) {
-			btfi_kskips_add(skips, label, "kprobe blacklist");
+			btfi_kskips_add(skips, label, "kprobe blacklist", true);
 			continue;
 		}
 
@@ -118,7 +118,7 @@ int btfi_collect_ksites(struct btfinline *bi, const struct btfi_ksyms *ks,
 				     sym->type != 'w' && sym->type != 'W'))
 				continue;
 			if (btfi_kblacklist_has(bl, sym->addr)) {
-				btfi_kskips_add(skips, "entry", "kprobe blacklist");
+				btfi_kskips_add(skips, "entry", "kprobe blacklist", true);
 				continue;
 			}
 			as = btfi_site_list_add(out);
@@ -259,7 +259,7 @@ int btfi_attach_ksites(struct bpf_program *prog, const struct btfi_attach_site *
 			/* without KPROBE_EVENTS_ON_NOTRACE the kprobe PMU refuses
 			 * functions ftrace cannot trace: name that cause */
 			btfi_kskips_add(skips, s->label, site_traceable(bl, s) ?
-					"refused by the kernel" : "notrace function");
+					"refused by the kernel" : "notrace function", true);
 			continue;
 		}
 		if (err) {
@@ -274,6 +274,15 @@ int btfi_attach_ksites(struct bpf_program *prog, const struct btfi_attach_site *
 		btfi_err(&opts->log, "kernel: %s: the kernel refused every site (%s)", sites[0].func,
 			 skips->text);
 		err = -ENOENT;
+		goto err;
+	}
+	/* All-or-none, as for argument locations: a site that runs but
+	 * cannot be probed would lose its calls. */
+	if (skips->nmissed && opts->policy != BTFI_BEST_EFFORT) {
+		btfi_err(&opts->log, "kernel: %s: %zu site%s cannot be probed, calls there would be "
+			 "missed, refusing (best-effort to attach the others): %s", sites[0].func,
+			 skips->nmissed, skips->nmissed > 1 ? "s" : "", skips->text);
+		err = -ENOTSUP;
 		goto err;
 	}
 	*out = l;

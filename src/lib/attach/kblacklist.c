@@ -160,12 +160,13 @@ bool btfi_kblacklist_has(const struct btfi_kblacklist *bl, uint64_t addr)
 	return false;
 }
 
-void btfi_kskips_add(struct btfi_kskips *sk, const char *label, const char *why)
+void btfi_kskips_add(struct btfi_kskips *sk, const char *label, const char *why, bool missed)
 {
 	size_t len;
 
 	if (!sk)
 		return;
+	sk->nmissed += missed;
 	len = strlen(sk->text);
 	sk->n++;
 	if (len >= 3 && !strcmp(sk->text + len - 3, "..."))
