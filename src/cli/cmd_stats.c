@@ -18,6 +18,17 @@ static const char *const policies[BTFI_PROBE__MAX] = {
 	[BTFI_PROBE_LOWEST] = "lowest",
 	[BTFI_PROBE_ENTRY_IN_RANGE] = "entry-in-range",
 	[BTFI_PROBE_FIRST_RANGE] = "first-range",
+	[BTFI_PROBE_PER_CALL] = "per-call",
+};
+
+static const char *const hows[BTFI_PROBE_HOW__MAX] = {
+	[BTFI_PROBE_HOW_NO_CFG] = "no_cfg",
+	[BTFI_PROBE_HOW_KEPT] = "kept",
+	[BTFI_PROBE_HOW_DEEPER] = "deeper",
+	[BTFI_PROBE_HOW_FIRST] = "first",
+	[BTFI_PROBE_HOW_PRELOOP] = "preloop",
+	[BTFI_PROBE_HOW_MULTI] = "multi",
+	[BTFI_PROBE_HOW_AMBIGUOUS] = "ambiguous",
 };
 
 /* One line per instance: a debugging view that tests also check; the
@@ -29,7 +40,10 @@ static void print_sites(const struct btfi_scan *s)
 		const struct btfi_func *f = &s->funcs[site->func];
 		const char *caller = site->caller != UINT32_MAX ? s->funcs[site->caller].name : NULL;
 
-		printf("site %s 0x%llx in %s+0x%llx at %s:%u depth %u shndx %u:",
+		/* An instance with several addresses: one line each, in a
+		 * row. A split part is no site: "split" instead of "site". */
+		printf("%s %s 0x%llx in %s+0x%llx at %s:%u depth %u shndx %u:",
+		       site->flags & BTFI_SITE_SPLIT ? "split" : "site",
 		       f->name ? f->name : "?", (unsigned long long)site->addr,
 		       caller ? caller : "?",
 		       (unsigned long long)(site->addr - site->caller_addr),
@@ -73,6 +87,7 @@ static void print_json(const char *path, const struct btfi_stats *st, uint32_t m
 	jw_string_field(&w, "file", path);
 	jw_uint_field(&w, "inline_instances", st->inline_instances);
 	jw_uint_field(&w, "instances_noaddr", st->instances_noaddr);
+	jw_uint_field(&w, "split_parts", st->split_parts);
 	jw_uint_field(&w, "params", st->params);
 	jw_uint_field(&w, "params_recoverable", st->params_recoverable);
 	jw_uint_field(&w, "instances_all_recoverable", st->instances_all_recoverable);
@@ -103,6 +118,16 @@ static void print_json(const char *path, const struct btfi_stats *st, uint32_t m
 	jw_uint_field(&w, "at_range_end", s->entry_pc.at_range_end);
 	jw_uint_field(&w, "outside", s->entry_pc.outside);
 	jw_end_object(&w);
+	if (s->policy == BTFI_PROBE_PER_CALL) {
+		jw_name(&w, "per_call");
+		jw_start_object(&w);
+		for (k = 0; k < BTFI_PROBE_HOW__MAX; k++)
+			jw_uint_field(&w, hows[k], s->probe.how[k]);
+		jw_uint_field(&w, "extra_addrs", s->probe.extra_addrs);
+		jw_uint_field(&w, "nop_skipped", s->probe.nop_skipped);
+		jw_uint_field(&w, "refused_moved", s->probe.refused_moved);
+		jw_end_object(&w);
+	}
 	jw_uint_field(&w, "funcs_inlined", st->funcs_inlined);
 	jw_uint_field(&w, "funcs_all_recoverable", st->funcs_all_recoverable);
 	if (max_instances) {
@@ -141,6 +166,9 @@ static void print_table(const char *path, const struct btfi_stats *st, uint32_t 
 	printf("%s\n", path);
 	row("inline instances", st->inline_instances, 0);
 	row("  without any code address", st->instances_noaddr, st->inline_instances);
+	if (st->split_parts)
+		row("  split parts of the enclosing call (no site)", st->split_parts,
+		    st->inline_instances);
 	row("parameters (over all instances)", st->params, 0);
 	row("  recoverable", st->params_recoverable, st->params);
 	for (k = BTFI_LOC_KREG; k <= BTFI_LOC_KADDR; k++) {
@@ -171,6 +199,20 @@ static void print_table(const char *path, const struct btfi_stats *st, uint32_t 
 	row("  entry_pc inside the ranges", s->entry_pc.inside, s->entry_pc.with_entry_pc);
 	row("  entry_pc at the end of a range", s->entry_pc.at_range_end, s->entry_pc.with_entry_pc);
 	row("  entry_pc elsewhere outside", s->entry_pc.outside, s->entry_pc.with_entry_pc);
+	if (s->policy == BTFI_PROBE_PER_CALL) {
+		uint64_t n = 0;
+
+		for (k = 0; k < BTFI_PROBE_HOW__MAX; k++)
+			n += s->probe.how[k];
+		row("per-call probe: instances placed", n, 0);
+		for (k = 0; k < BTFI_PROBE_HOW__MAX; k++) {
+			snprintf(buf, sizeof(buf), "  %s", hows[k]);
+			row(buf, s->probe.how[k], n);
+		}
+		row("  addresses beyond one per instance", s->probe.extra_addrs, 0);
+		row("  padding skipped", s->probe.nop_skipped, 0);
+		row("  moved off a refused instruction", s->probe.refused_moved, 0);
+	}
 	row("inlined functions", st->funcs_inlined, 0);
 	row("  all arguments at all sites recoverable", st->funcs_all_recoverable, st->funcs_inlined);
 	if (max_instances) {
@@ -278,7 +320,7 @@ const struct cli_cmd cli_stats = {
 "                  depth, and each argument's location as `dump` prints it, with\n"
 "                  the reason for `?`; then one line per function\n"
 "  --probe=POLICY  probe address of an instance: default (= entry-pc), entry-pc,\n"
-"                  lowest, entry-in-range, first-range (docs/DESIGN.md)\n"
+"                  lowest, entry-in-range, first-range, per-call (docs/DESIGN.md)\n"
 "  --max-instances N  leave out functions inlined more than N times (the\n"
 "                  published samples use 100), as if they were not there\n"
 "  --debug-file FILE  DWARF from FILE (its build-id must match FILE's)\n"

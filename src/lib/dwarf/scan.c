@@ -88,8 +88,9 @@ static int load_elf_tables(struct btfi_scan *s, struct scan_priv *p)
 		    sh.sh_size) {
 			if (GROW(p->secs, p->secs_cap, p->nsecs + 1))
 				return -ENOMEM;
-			p->secs[p->nsecs++] = (struct scan_sec){ sh.sh_addr, sh.sh_addr + sh.sh_size,
-								 elf_ndxscn(scn) };
+			p->secs[p->nsecs++] = (struct scan_sec){ .lo = sh.sh_addr,
+								 .hi = sh.sh_addr + sh.sh_size,
+								 .idx = elf_ndxscn(scn) };
 		}
 	}
 	return btfi_syms_load(sym_elf(s), &p->syms);
@@ -109,6 +110,31 @@ static uint16_t addr_shndx(struct scan_priv *p, uint64_t addr)
 		}
 	}
 	return 0;
+}
+
+const uint8_t *scan_code(struct scan_priv *p, uint64_t addr, uint64_t *avail)
+{
+	for (uint32_t i = 0; i < p->nsecs; i++) {
+		struct scan_sec *sec = &p->secs[i];
+
+		if (addr < sec->lo || addr >= sec->hi)
+			continue;
+		if (!sec->code_tried) {
+			Elf_Scn *scn = elf_getscn(p->elf, sec->idx);
+			GElf_Shdr sh;
+			Elf_Data *d;
+
+			sec->code_tried = true;
+			if (scn && gelf_getshdr(scn, &sh) && sh.sh_type != SHT_NOBITS &&
+			    (d = elf_getdata(scn, NULL)) && d->d_buf && d->d_size >= sec->hi - sec->lo)
+				sec->code = d->d_buf;
+		}
+		if (!sec->code)
+			return NULL;
+		*avail = sec->hi - addr;
+		return sec->code + (addr - sec->lo);
+	}
+	return NULL;
 }
 
 /* Raw location-list sections, for GCC's view lists (libdw skips them);
@@ -454,6 +480,7 @@ static uint64_t probe_addr(const struct scan_priv *p, const struct ranges_info *
 		return ri->first;
 	case BTFI_PROBE_ENTRY_IN_RANGE:
 		return ri->has_entry && in_ranges(p, ri->entry) ? ri->entry : ri->lowest;
+	case BTFI_PROBE_PER_CALL:	/* the fallback; do_inline asks the CFG */
 	default:
 		return ri->has_entry ? ri->entry : ri->lowest;
 	}
@@ -703,7 +730,7 @@ static int add_ool(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
 
 static int do_subprogram(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die)
 {
-	struct walk_ctx ctx = { .caller = NO_IDX };
+	struct walk_ctx ctx = { .caller = NO_IDX, .scope_func = NO_IDX };
 	bool has_code;
 	uint64_t entry;
 	int err;
@@ -717,6 +744,7 @@ static int do_subprogram(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *di
 		if (err)
 			return err;
 		ctx.caller_addr = entry;
+		ctx.scope_func = ctx.caller;
 		ctx.fn = *die;
 		ctx.fn_valid = true;
 	}
@@ -741,18 +769,159 @@ static const char *call_file(struct scan_priv *p, Dwarf_Die *die)
 	return idx < p->nfnames ? p->fnames[idx] : NULL;
 }
 
+/* The function's own ranges, for its control flow. */
+static int func_ranges(struct scan_priv *p, Dwarf_Die *fn)
+{
+	Dwarf_Addr base, start, end;
+	ptrdiff_t off = 0;
+
+	p->nfranges = 0;
+	while ((off = dwarf_ranges(fn, off, &base, &start, &end)) > 0) {
+		if (end <= start)
+			continue;
+		if (GROW(p->franges, p->franges_cap, p->nfranges + 1))
+			return -ENOMEM;
+		p->franges[p->nfranges].lo = start;
+		p->franges[p->nfranges++].hi = end;
+	}
+	return 0;
+}
+
+/* The per-call policy for the instance whose ranges are in p->ranges:
+ * ch->n == 0 keeps the fallback (entry-pc's address). */
+static int per_call(struct scan_priv *p, struct walk_ctx *ctx, const struct ranges_info *ri,
+		    uint64_t fallback, struct scan_cfg_choice *ch)
+{
+	uint64_t key;
+	int err;
+
+	memset(ch, 0, sizeof(*ch));
+	if (!ctx->fn_valid)
+		return 0;
+	if (!p->cfg && scan_cfg_new(&p->cfg))
+		return -ENOMEM;
+	key = die_key(p, &ctx->fn) + 1;		/* never 0 */
+	if (!scan_cfg_is_for(p->cfg, key) && (err = func_ranges(p, &ctx->fn)))
+		return err;
+	err = scan_cfg_build(p->cfg, p, key, p->franges, p->nfranges, ctx->caller_addr);
+	if (err == -ENOMEM)
+		return err;
+	if (!err)
+		scan_cfg_entries(p->cfg, p->ranges, p->nranges, ri->entry, ri->has_entry,
+				 fallback, ch);
+	return 0;
+}
+
+/* GCC's partial inlining: f's split-off part inlined back directly into
+ * f, its call at f's own declaration (line and column). Real recursion
+ * calls from inside f's body. */
+static bool split_part(struct scan_priv *p, struct walk_ctx *ctx, uint32_t func,
+		       Dwarf_Die *die, Dwarf_Die *origin)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word cl, dl, cf, df, cc, dc;
+
+	if (ctx->scope_func != func || origin->cu != die->cu ||
+	    dwarf_formudata(dwarf_attr(die, DW_AT_call_line, &a), &cl) ||
+	    dwarf_formudata(dwarf_attr_integrate(origin, DW_AT_decl_line, &a), &dl) || cl != dl ||
+	    dwarf_formudata(dwarf_attr(die, DW_AT_call_file, &a), &cf) ||
+	    dwarf_formudata(dwarf_attr_integrate(origin, DW_AT_decl_file, &a), &df) || cf != df)
+		return false;
+	if (!dwarf_formudata(dwarf_attr(die, DW_AT_call_column, &a), &cc) &&
+	    !dwarf_formudata(dwarf_attr_integrate(origin, DW_AT_decl_column, &a), &dc) && cc != dc)
+		return false;
+	(void)p;
+	return true;
+}
+
+/* Each parameter's location at site si's address. */
+static int site_locs(struct btfi_scan *s, struct scan_priv *p, const struct walk_ctx *ctx,
+		     Dwarf_Die *die, const struct ranges_info *ri, const struct scan_origin *o,
+		     uint32_t si)
+{
+	const struct btfi_func *f = &s->funcs[o->func];
+	struct walk_ctx pctx = *ctx;
+	Dwarf_Attribute a;
+	Dwarf_Die child;
+	Dwarf_Word w;
+	uint32_t k, nth = 0;
+	int err;
+
+	/* The entry view applies when probing at the entry pc itself. */
+	pctx.has_view = ri->has_entry && s->sites[si].addr == ri->entry &&
+			dwarf_formudata(dwarf_attr(die, DW_AT_GNU_entry_view, &a), &w) == 0;
+	pctx.view = pctx.has_view ? w : 0;
+	if (p->no_locations || !f->nparams || dwarf_child(die, &child))
+		return 0;
+	do {
+		Dwarf_Die ap;
+		Dwarf_Off aoff;
+
+		if (dwarf_tag(&child) != DW_TAG_formal_parameter)
+			continue;
+		/* Map to the abstract list through abstract_origin; fall back
+		 * to position. */
+		k = nth++;
+		if (dwarf_formref_die(dwarf_attr(&child, DW_AT_abstract_origin, &a), &ap)) {
+			aoff = die_key(p, &ap);
+			for (k = 0; k < o->nparams; k++)
+				if (p->poffs[o->first_poff + k] == aoff)
+					break;
+		}
+		if (k >= o->nparams)
+			continue;
+		err = param_loc(s, p, &pctx, &child, &s->params[f->first_param + k],
+				s->sites[si].addr, &s->locs[s->sites[si].first_loc + k]);
+		if (err)
+			return err;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return 0;
+}
+
+/* A new site for instance `from` (or a fresh one if from == NO_IDX), its
+ * locations unset. */
+static int new_site(struct btfi_scan *s, struct scan_priv *p, const struct btfi_func *f,
+		    uint32_t from, bool any, uint32_t *out)
+{
+	uint32_t si, i;
+
+	if (GROW(s->sites, p->sites_cap, s->nsites + 1) ||
+	    GROW(s->locs, p->locs_cap, s->nlocs + f->nparams))
+		return -ENOMEM;
+	si = s->nsites++;
+	if (from != NO_IDX)
+		s->sites[si] = s->sites[from];
+	else
+		memset(&s->sites[si], 0, sizeof(s->sites[si]));
+	s->sites[si].first_loc = s->nlocs;
+	s->sites[si].nlocs = f->nparams;
+	for (i = 0; i < f->nparams; i++) {
+		struct btfi_loc *l = &s->locs[s->nlocs + i];
+		const struct btfi_param *prm = &s->params[f->first_param + i];
+
+		memset(l, 0, sizeof(*l));
+		l->size = prm->size;
+		l->is_signed = prm->is_signed;
+		l->reason = any ? BTFI_R_NO_LOCATION : BTFI_R_NO_ADDR;
+	}
+	s->nlocs += f->nparams;
+	*out = si;
+	return 0;
+}
+
 static int do_inline(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
 		     struct walk_ctx *ctx)
 {
-	struct walk_ctx sub = *ctx, pctx;
+	struct walk_ctx sub = *ctx;
+	struct scan_cfg_choice ch = { 0 };
 	struct ranges_info ri;
 	Dwarf_Attribute a;
-	Dwarf_Die origin, child;
+	Dwarf_Die origin;
 	Dwarf_Word w;
 	struct btfi_site *site;
 	struct btfi_func *f;
 	const struct scan_origin *o;
-	uint32_t oi, i, si, k, nth = 0;
+	uint32_t oi, i, si, xi;
 	int err;
 
 	if (dwarf_formref_die(dwarf_attr(die, DW_AT_abstract_origin, &a), &origin)) {
@@ -776,16 +945,28 @@ static int do_inline(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
 		return err;
 	die_entry_pc(die, &ri);
 
-	if (GROW(s->sites, p->sites_cap, s->nsites + 1) ||
-	    GROW(s->locs, p->locs_cap, s->nlocs + f->nparams))
-		return -ENOMEM;
-	si = s->nsites++;
+	err = new_site(s, p, f, NO_IDX, ri.any, &si);
+	if (err)
+		return err;
 	site = &s->sites[si];
-	memset(site, 0, sizeof(*site));
 	site->func = o->func;
 	site->caller = ctx->caller;
 	site->caller_addr = ctx->caller_addr;
 	site->addr = ri.any ? probe_addr(p, &ri) : 0;
+	if (ri.any && p->policy == BTFI_PROBE_PER_CALL) {
+		err = per_call(p, ctx, &ri, site->addr, &ch);
+		if (err)
+			return err;
+		site = &s->sites[si];
+		site->how = ch.how;
+		s->probe.how[ch.how]++;
+		if (ch.n) {
+			site->addr = ch.addr[0];
+			s->probe.extra_addrs += ch.n - 1;
+			s->probe.nop_skipped += ch.nop_skipped;
+			s->probe.refused_moved += ch.refused_moved;
+		}
+	}
 	if (ri.any && ri.has_entry) {
 		s->entry_pc.with_entry_pc++;
 		if (in_ranges(p, ri.entry))
@@ -800,55 +981,31 @@ static int do_inline(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
 	site->call_file = call_file(p, die);
 	if (dwarf_formudata(dwarf_attr(die, DW_AT_call_line, &a), &w) == 0)
 		site->call_line = w;
-	site->first_loc = s->nlocs;
-	site->nlocs = f->nparams;
+	if (split_part(p, ctx, o->func, die, &origin)) {
+		site->flags |= BTFI_SITE_SPLIT;
+		s->split_parts++;
+	}
 	f->nsites++;
 	if (!ri.any)
 		f->nsites_noaddr++;
 
-	for (i = 0; i < f->nparams; i++) {
-		struct btfi_loc *l = &s->locs[s->nlocs + i];
-		const struct btfi_param *prm = &s->params[f->first_param + i];
-
-		memset(l, 0, sizeof(*l));
-		l->size = prm->size;
-		l->is_signed = prm->is_signed;
-		l->reason = ri.any ? BTFI_R_NO_LOCATION : BTFI_R_NO_ADDR;
+	if (ri.any && (err = site_locs(s, p, ctx, die, &ri, o, si)))
+		return err;
+	/* The other paths into the body: the same call, one address each. */
+	for (i = 1; i < ch.n; i++) {
+		err = new_site(s, p, f, si, true, &xi);
+		if (err)
+			return err;
+		s->sites[xi].flags |= BTFI_SITE_EXTRA;
+		s->sites[xi].addr = ch.addr[i];
+		s->sites[xi].shndx = addr_shndx(p, ch.addr[i]);
+		if ((err = site_locs(s, p, ctx, die, &ri, o, xi)))
+			return err;
 	}
-	s->nlocs += f->nparams;
-
 	if (!dwarf_haschildren(die))
 		return 0;
-	pctx = *ctx;
-	/* The entry view applies when probing at the entry pc itself. */
-	pctx.has_view = ri.has_entry && site->addr == ri.entry &&
-			dwarf_formudata(dwarf_attr(die, DW_AT_GNU_entry_view, &a), &w) == 0;
-	pctx.view = pctx.has_view ? w : 0;
-	if (ri.any && !p->no_locations && f->nparams && dwarf_child(die, &child) == 0) {
-		do {
-			Dwarf_Die ap;
-			Dwarf_Off aoff;
-
-			if (dwarf_tag(&child) != DW_TAG_formal_parameter)
-				continue;
-			/* Map to the abstract list through abstract_origin;
-			 * fall back to position. */
-			k = nth++;
-			if (dwarf_formref_die(dwarf_attr(&child, DW_AT_abstract_origin, &a), &ap)) {
-				aoff = die_key(p, &ap);
-				for (k = 0; k < o->nparams; k++)
-					if (p->poffs[o->first_poff + k] == aoff)
-						break;
-			}
-			if (k >= o->nparams)
-				continue;
-			err = param_loc(s, p, &pctx, &child, &s->params[f->first_param + k],
-					s->sites[si].addr, &s->locs[s->sites[si].first_loc + k]);
-			if (err)
-				return err;
-		} while (dwarf_siblingof(&child, &child) == 0);
-	}
 	sub.depth = ctx->depth + 1;
+	sub.scope_func = o->func;
 	return walk_children(s, p, die, &sub);
 }
 
@@ -917,7 +1074,7 @@ static int scan_dwarf(struct btfi_scan *s, struct scan_priv *p)
 	Dwarf_Half version;
 	uint8_t unit_type, asz;
 	Dwarf_Die cudie, subdie, tmp, *walk;
-	struct walk_ctx ctx = { .caller = NO_IDX };
+	struct walk_ctx ctx = { .caller = NO_IDX, .scope_func = NO_IDX };
 	int err, r, tag;
 
 	while ((r = dwarf_get_units(s->dw, cu, &cu, &version, &unit_type, &cudie, &subdie)) == 0) {
@@ -1008,6 +1165,7 @@ int btfi_scan_open(const char *path, const struct btfi_scan_opts *opts,
 	 * docs/DESIGN.md for the measurements behind this default. */
 	if (p->policy <= BTFI_PROBE_DEFAULT || p->policy >= BTFI_PROBE__MAX)
 		p->policy = BTFI_PROBE_ENTRY_PC;
+	s->policy = p->policy;
 
 	err = btfi_debuginfo_open(path, &(struct btfi_debuginfo_opts){
 		.sz = sizeof(struct btfi_debuginfo_opts), .log = *log,
@@ -1016,6 +1174,7 @@ int btfi_scan_open(const char *path, const struct btfi_scan_opts *opts,
 	if (err)
 		goto fail;
 	s->elf = s->di->elf;
+	p->elf = s->elf;
 	s->dw = s->di->dw;
 	s->dwarf_path = s->di->dwarf_path;
 	s->dwarfs = calloc(1, sizeof(*s->dwarfs));
@@ -1072,6 +1231,8 @@ void btfi_scan_free(struct btfi_scan *s)
 		btfi_syms_free(&p->syms);
 		free(p->secs);
 		free(p->fnames);
+		free(p->franges);
+		scan_cfg_free(p->cfg);
 	}
 	free(s->dwarfs);
 	btfi_debuginfo_close(s->di);	/* owns elf, dw and the mapping */

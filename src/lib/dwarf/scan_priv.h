@@ -7,6 +7,7 @@
 #include "dwarf/scan.h"
 #include "elf_syms.h"
 #include "dwarf/u64map.h"
+#include "dwarf/scan_cfg.h"
 
 struct scan_origin {		/* one root subprogram DIE */
 	uint32_t func;
@@ -24,6 +25,8 @@ struct scan_tmp_param {
 struct scan_sec {
 	uint64_t lo, hi;
 	uint32_t idx;
+	const uint8_t *code;	/* its bytes, once asked for (NULL: none, e.g. NOBITS) */
+	bool code_tried;
 };
 
 struct scan_range {
@@ -32,6 +35,7 @@ struct scan_range {
 
 struct walk_ctx {
 	uint32_t caller;	/* func index of the enclosing out-of-line copy */
+	uint32_t scope_func;	/* func of the innermost enclosing instance or copy */
 	uint64_t caller_addr;
 	uint16_t depth;
 	bool fn_valid;
@@ -42,6 +46,9 @@ struct walk_ctx {
 
 struct scan_priv {
 	const struct btfi_log *log;
+	Elf *elf;			/* the file that runs: code bytes */
+	struct scan_cfg *cfg;		/* control flow of the function walked */
+	struct scan_range *franges;	uint32_t nfranges, franges_cap;
 	int policy;
 	bool no_locations;
 	uint8_t addr_size;
@@ -94,6 +101,9 @@ int scan_split_enter(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *skel, 
 void scan_split_leave(struct btfi_scan *s, struct scan_priv *p);
 
 void scan_read_file_names(struct scan_priv *p, uint64_t off);
+/* The code bytes at addr in an executable section, *avail of them to the
+ * section's end; NULL if there are none (a debug file's NOBITS). */
+const uint8_t *scan_code(struct scan_priv *p, uint64_t addr, uint64_t *avail);
 /* Raw check of a location libdw could not decode: the first opcode no DWARF
  * version defines, 0 if all are defined, -1 if it cannot tell. */
 int scan_raw_bad_op(struct scan_priv *p, Dwarf_Attribute *loc);
