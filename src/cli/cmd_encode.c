@@ -147,6 +147,7 @@ static int cmd_encode(int argc, char **argv)
 		{ "base", required_argument, NULL, 'b' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "no-narrow", no_argument, NULL, 'N' },
+		{ "probe", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		DEBUG_LONGOPTS,
 		{}
@@ -160,7 +161,7 @@ static int cmd_encode(int argc, char **argv)
 	void *blob = NULL;
 	size_t sz = 0;
 	double t0 = now(), t1, t2;
-	int c, err, rc = 1;
+	int c, err, rc = 1, policy = 0;
 
 	libbpf_set_print(NULL);	/* failures are reported here, once */
 	opterr = 0;
@@ -172,6 +173,10 @@ static int cmd_encode(int argc, char **argv)
 		case 'b': base_path = optarg; break;
 		case 'v': verbose = true; break;
 		case 'N': no_narrow = true; break;
+		case 'P':
+			if ((policy = cli_probe_policy(optarg)) < 0)
+				return cli_usage(&cli_encode, "unknown probe policy '%s'", optarg);
+			break;
 		case 'h': cli_help(&cli_encode, stdout); return 0;
 		default:
 			if (!debug_opt(&dbg, c, optarg))
@@ -205,7 +210,7 @@ static int cmd_encode(int argc, char **argv)
 	if (!base && !no_own)
 		return 1;
 	err = btfi_scan_open(path, &(struct btfi_scan_opts){ .sz = sizeof(struct btfi_scan_opts),
-			     .debug_file = dbg.file, .debug_dirs = dbg.dirs }, &s);
+			     .debug_file = dbg.file, .debug_dirs = dbg.dirs, .probe_policy = policy }, &s);
 	if (err)
 		goto out;	/* the scan logged the reason */
 	debug_opts_report(&dbg, path, s->dwarf_path, s->di->src);
@@ -270,7 +275,7 @@ out:
 const struct cli_cmd cli_encode = {
 	.name = "encode",
 	.fn = cmd_encode,
-	.synopsis = "encode ELF [-o OUT|--in-place] [--raw BLOB] [--base BTF] [--no-narrow] [-v]",
+	.synopsis = "encode ELF [-o OUT|--in-place] [--raw BLOB] [--base BTF] [--no-narrow] [--probe=POLICY] [-v]",
 	.summary = "DWARF + the file's .BTF -> .BTF.inline (split BTF with LOC_PARAM, LOC_PROTO, LOCSEC).",
 	.options =
 "  ELF           an ELF with DWARF (in it or detached: see --debug-file), and\n"
@@ -285,6 +290,8 @@ const struct cli_cmd cli_encode = {
 "  --debug-dir DIR    debug files under DIR (DIR:DIR2...) instead of /usr/lib/debug\n"
 "  --no-narrow   write registers narrower than their parameter as no location\n"
 "                (for readers that take LOC_PARAM size as the type's size)\n"
+"  --probe=POLICY  where each inline site is probed (as `stats --probe`;\n"
+"                docs/DESIGN.md, \"Probe address policy\")\n"
 "  -v, --verbose counts and times, where the DWARF came from, on stderr\n"
 "  -h, --help    this text\n",
 };

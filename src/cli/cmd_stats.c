@@ -21,6 +21,14 @@ static const char *const policies[BTFI_PROBE__MAX] = {
 	[BTFI_PROBE_PER_CALL] = "per-call",
 };
 
+int cli_probe_policy(const char *name)
+{
+	for (int k = 0; k < BTFI_PROBE__MAX; k++)
+		if (!strcmp(name, policies[k]))
+			return k;
+	return -1;
+}
+
 static const char *const hows[BTFI_PROBE_HOW__MAX] = {
 	[BTFI_PROBE_HOW_NO_CFG] = "no_cfg",
 	[BTFI_PROBE_HOW_KEPT] = "kept",
@@ -263,10 +271,7 @@ static int cmd_stats(int argc, char **argv)
 		case 'p': json = pretty = true; break;
 		case 'S': sites = true; break;
 		case 'P':
-			for (k = 0; k < BTFI_PROBE__MAX; k++)
-				if (!strcmp(optarg, policies[k]))
-					break;
-			if (k == BTFI_PROBE__MAX)
+			if ((k = cli_probe_policy(optarg)) < 0)
 				return cli_usage(&cli_stats, "unknown probe policy '%s'", optarg);
 			opts.probe_policy = k;
 			break;
