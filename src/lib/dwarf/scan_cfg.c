@@ -325,9 +325,10 @@ static int make_blocks(struct scan_cfg *c, uint64_t entry)
 		for (i = 0; i < norph; i++)
 			cnt[i] = stack[c->nblocks - i];
 		free(stack);
-		if (norph && (uint64_t)nij * norph <= 65536)
-			err = add_succs(c, cnt, norph);
+		if ((uint64_t)nij * norph > 65536)
+			norph = 0;
 	}
+	err = add_succs(c, cnt, norph);		/* without the padding's edges */
 	free(cnt);
 	if (err)
 		return err;
@@ -645,17 +646,28 @@ int scan_cfg_build(struct scan_cfg *c, struct scan_priv *p, uint64_t key,
 
 /* ---- per instance ---- */
 
-/* Every instruction of loop l is the instance's (marked with stamp). */
+/*
+ * Is loop L the instance's own (marked with stamp)? Its decisions are:
+ * every jump that ends one of its blocks is the instance's, and so is
+ * most of its code. Not all of it: compilers leave an instruction or two
+ * of the caller's in a loop of the body (a constant rematerialized, at
+ * line 0). A loop around the call jumps back on a decision of the caller's.
+ */
 static bool loop_inside(const struct scan_cfg *c, const struct cfg_loop *L, uint32_t stamp)
 {
+	uint32_t in = 0, all = 0;
+
 	for (uint32_t j = 0; j < L->n; j++) {
 		const struct cfg_block *bl = &c->blocks[c->lblocks[L->first + j]];
+		uint32_t last = bl->first + bl->n - 1;
 
-		for (uint32_t i = bl->first; i < bl->first + bl->n; i++)
-			if (c->imark[i] != stamp)
-				return false;
+		if (c->insns[last].flow >= BTFI_FLOW_JUMP && c->imark[last] != stamp)
+			return false;
+		for (uint32_t i = bl->first; i <= last; i++)
+			in += c->imark[i] == stamp;
+		all += bl->n;
 	}
-	return true;
+	return 2 * in >= all;
 }
 
 static bool loop_internal(struct scan_cfg *c, uint32_t l, uint32_t stamp)
@@ -790,36 +802,48 @@ moved:
 	return j;
 }
 
-void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t nr,
-		      uint64_t marker, bool has_marker, uint64_t fallback,
-		      struct scan_cfg_choice *out)
+/* Does every path from instruction a run instruction b before the call
+ * ends (an exit, or the back edge of a loop around it)? */
+static bool must_reach(struct scan_cfg *c, uint32_t a, uint32_t b, uint32_t stamp, uint16_t D)
 {
-	uint32_t stamp, i, k, b, sp = 0, mi = NONE, fi, ent[SCAN_CFG_MAX_ENTRIES], nent = 0;
-	uint16_t D = 0;
-	bool any = false, too_many = false;
+	uint32_t ba = c->insns[a].blk, bb = c->insns[b].blk, sp = 0, mark = ++c->stamp;
 
-	memset(out, 0, sizeof(*out));
-	if (c->state <= 0)
-		return;
-	stamp = ++c->stamp;
-	for (k = 0; k < nr; k++)
-		for (i = lower_insn(c, r[k].lo); i < c->ninsns && c->insns[i].addr < r[k].hi; i++) {
-			c->imark[i] = stamp;
-			any = true;
-		}
-	if (!any)
-		return;
-	/* depth of the call: the deepest loop around it holding its code */
-	for (k = 0; k < nr; k++)
-		for (i = lower_insn(c, r[k].lo); i < c->ninsns && c->insns[i].addr < r[k].hi; i++) {
-			uint16_t d = ext_depth(c, c->insns[i].blk, stamp);
+	if (ba == bb)
+		return a < b;
+	c->work[sp++] = ba;
+	c->blocks[ba].seen = mark;
+	while (sp) {
+		struct cfg_block *bl = &c->blocks[c->work[--sp]];
 
-			if (d > D)
-				D = d;
+		if (!bl->nsucc)
+			return false;
+		for (uint32_t k = 0; k < bl->nsucc; k++) {
+			uint32_t s = c->succs[bl->succ + k], t = s & ~BACK;
+
+			if (s & BACK) {
+				if (!loop_internal(c, c->blocks[t].loop, stamp))
+					return false;	/* next iteration */
+				continue;
+			}
+			if (t == bb || c->blocks[t].seen == mark)
+				continue;
+			if (ext_depth(c, t, stamp) < D)
+				return false;		/* out of the loop */
+			c->blocks[t].seen = mark;
+			c->work[sp++] = t;
 		}
-	/* entries: the first instruction at that depth on each path */
-	b = c->nblocks;		/* virtual root */
-	c->blocks[b].seen = stamp;
+	}
+	return true;
+}
+
+/* The first instruction of the instance at depth D (or the marker) on
+ * every path from the root, in ent[] (at most SCAN_CFG_MAX_ENTRIES: else
+ * returns that + 1). */
+static uint32_t first_ones(struct scan_cfg *c, uint32_t stamp, uint16_t D, uint32_t mi,
+			   uint32_t *ent)
+{
+	uint32_t sp = 0, nent = 0, k, i;
+
 	for (k = 0; k < c->nblocks; k++)
 		if (c->blocks[k].root && !c->blocks[k].dead) {
 			c->blocks[k].seen = stamp;
@@ -829,14 +853,12 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 		struct cfg_block *bl = &c->blocks[c->work[--sp]];
 		bool hit = false;
 
-		for (i = bl->first; i < bl->first + bl->n; i++)
-			if (in_c(c, i, stamp, D)) {
-				if (nent < SCAN_CFG_MAX_ENTRIES)
-					ent[nent++] = i;
-				else
-					too_many = true;
+		for (i = bl->first; i < bl->first + bl->n && !hit; i++)
+			if (i == mi || in_c(c, i, stamp, D)) {
+				if (nent == SCAN_CFG_MAX_ENTRIES)
+					return nent + 1;
+				ent[nent++] = i;
 				hit = true;
-				break;
 			}
 		if (hit)
 			continue;
@@ -849,82 +871,100 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 			c->work[sp++] = s;
 		}
 	}
-	if (!nent) {
-		if (getenv("BTFI_CFG_DEBUG")) {
-			uint32_t nroots = 0, nreach = 0;
-			for (k = 0; k < c->nblocks; k++) { nroots += c->blocks[k].root && !c->blocks[k].dead; nreach += c->blocks[k].seen == stamp; }
-			fprintf(stderr, "cfg: no entry: fallback %llx D=%u roots %u reached %u of %u\n", (unsigned long long)fallback, D, nroots, nreach, c->nblocks);
-		}
+	return nent;
+}
+
+void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t nr,
+		      uint64_t marker, bool has_marker, uint64_t fallback,
+		      struct scan_cfg_choice *out)
+{
+	uint32_t stamp, i, k, mi = NONE, fi, ent[SCAN_CFG_MAX_ENTRIES], nent;
+	uint16_t D = 0;
+	bool any = false, preloop = false, again;
+
+	memset(out, 0, sizeof(*out));
+	if (c->state <= 0)
 		return;
-	}
-	/* the compiler's entry marker, if it runs once per call */
+	stamp = ++c->stamp;
+	for (k = 0; k < nr; k++)
+		for (i = lower_insn(c, r[k].lo); i < c->ninsns && c->insns[i].addr < r[k].hi; i++) {
+			c->imark[i] = stamp;
+			any = true;
+		}
+	if (!any)
+		return;
+	/* depth of the call: the loops around it that hold its code */
+	for (k = 0; k < nr; k++)
+		for (i = lower_insn(c, r[k].lo); i < c->ninsns && c->insns[i].addr < r[k].hi; i++) {
+			uint16_t d = ext_depth(c, c->insns[i].blk, stamp);
+
+			if (d > D)
+				D = d;
+		}
+	/* the compiler's entry marker counts if it runs once per call there */
 	if (has_marker && (mi = find_insn(c, marker)) != NONE &&
 	    (ext_depth(c, c->insns[mi].blk, stamp) != D ||
 	     inner_loop(c, c->insns[mi].blk, stamp) != NONE))
 		mi = NONE;
-	if (mi != NONE) {
-		uint32_t keep = 0;
-
-		for (k = 0; k < nent; k++)
-			if (ent[k] != mi && !reaches(c, mi, ent[k], stamp, D) &&
-			    !reaches(c, ent[k], mi, stamp, D))
-				ent[keep++] = ent[k];
-		nent = keep;
-		memmove(ent + 1, ent, nent * sizeof(*ent));
-		ent[0] = mi;
-		nent = nent + 1 > SCAN_CFG_MAX_ENTRIES ? SCAN_CFG_MAX_ENTRIES : nent + 1;
-		out->how = nent == 1 ? BTFI_PROBE_HOW_KEPT : BTFI_PROBE_HOW_MULTI;
-	} else {
-		fi = find_insn(c, fallback);
-		if (nent > 1)
-			out->how = BTFI_PROBE_HOW_MULTI;
-		else if (ent[0] == fi)
-			out->how = BTFI_PROBE_HOW_KEPT;
-		else if (fi != NONE && ext_depth(c, c->insns[fi].blk, stamp) < D)
-			out->how = BTFI_PROBE_HOW_DEEPER;
-		else
-			out->how = BTFI_PROBE_HOW_FIRST;
-	}
-	if (too_many) {
-		if (getenv("BTFI_CFG_DEBUG"))
-			fprintf(stderr, "cfg: fallback %llx: too many entries\n", (unsigned long long)fallback);
-		out->how = BTFI_PROBE_HOW_AMBIGUOUS;
+	nent = first_ones(c, stamp, D, mi, ent);
+	out->how = BTFI_PROBE_HOW_AMBIGUOUS;
+	if (!nent || nent > SCAN_CFG_MAX_ENTRIES)
 		return;
+	/* the marker after other code of the instance on its path (scheduled
+	 * early): it stays in the running, the rule below keeps it if
+	 * every path from that code meets it */
+	for (k = 0; k < nent && mi != NONE && ent[k] != mi; k++)
+		;
+	if (mi != NONE && k == nent) {
+		if (nent == SCAN_CFG_MAX_ENTRIES)
+			return;
+		ent[nent++] = mi;
 	}
 	/* an entry that heads a loop of the instance runs per iteration */
 	for (k = 0; k < nent; k++) {
-		uint32_t l = inner_loop(c, c->insns[ent[k]].blk, stamp), j;
+		uint32_t l = inner_loop(c, c->insns[ent[k]].blk, stamp);
 
 		if (l == NONE)
 			continue;
-		if ((j = before_loop(c, l)) == NONE) {
-			if (getenv("BTFI_CFG_DEBUG"))
-				fprintf(stderr, "cfg: fallback %llx: entry %llx heads a loop, no way before it\n", (unsigned long long)fallback, (unsigned long long)c->insns[ent[k]].addr);
-			out->how = BTFI_PROBE_HOW_AMBIGUOUS;
+		if ((ent[k] = before_loop(c, l)) == NONE)
 			return;
-		}
-		ent[k] = j;
-		if (out->how != BTFI_PROBE_HOW_MULTI)
-			out->how = BTFI_PROBE_HOW_PRELOOP;
+		preloop = true;
 	}
 	for (k = 0; k < nent; k++)
 		ent[k] = settle(c, ent[k], out);
-	/* each call must meet exactly one of them */
-	for (k = 0; k < nent; k++)
-		for (i = 0; i < nent; i++)
-			if (i != k && (ent[i] == ent[k] || reaches(c, ent[k], ent[i], stamp, D))) {
-				if (getenv("BTFI_CFG_DEBUG")) {
-					fprintf(stderr, "cfg: fallback %llx marker %llx D=%u:", (unsigned long long)fallback, has_marker ? (unsigned long long)marker : 0ULL, D);
-					for (uint32_t q = 0; q < nent; q++)
-						fprintf(stderr, " %llx", (unsigned long long)c->insns[ent[q]].addr);
-					fprintf(stderr, " ranges");
-					for (uint32_t q = 0; q < nr; q++)
-						fprintf(stderr, " %llx-%llx", (unsigned long long)r[q].lo, (unsigned long long)r[q].hi);
-					fprintf(stderr, "\n");
-				}
-				out->how = BTFI_PROBE_HOW_AMBIGUOUS;
-				return;
+	/*
+	 * Each call must meet exactly one. Of two on one path, the later one
+	 * stays: the earlier is code the compiler ran ahead (before a branch
+	 * of the caller's: it runs also when the call does not), or the path
+	 * meets the later one anyway. The marker stays against anything
+	 * after it that it does not always reach: the compiler said the
+	 * body begins there.
+	 */
+	do {
+		again = false;
+		for (k = 0; k < nent && !again; k++)
+			for (i = 0; i < nent && !again; i++) {
+				uint32_t drop = k;
+
+				if (i == k || (ent[i] != ent[k] && !reaches(c, ent[k], ent[i], stamp, D)))
+					continue;
+				if (ent[k] == mi && ent[i] != mi && !must_reach(c, mi, ent[i], stamp, D))
+					drop = i;
+				ent[drop] = ent[--nent];
+				again = true;
 			}
+	} while (again);
+	fi = find_insn(c, fallback);
+	if (nent > 1)
+		out->how = BTFI_PROBE_HOW_MULTI;
+	else if (ent[0] == mi || ent[0] == fi)
+		out->how = BTFI_PROBE_HOW_KEPT;
+	else if (preloop)
+		out->how = BTFI_PROBE_HOW_PRELOOP;
+	else if (fi != NONE && ext_depth(c, c->insns[fi].blk, stamp) < D)
+		out->how = BTFI_PROBE_HOW_DEEPER;
+	else
+		out->how = BTFI_PROBE_HOW_FIRST;
 	for (k = 0; k < nent; k++)
 		out->addr[k] = c->insns[ent[k]].addr;
 	out->n = nent;
