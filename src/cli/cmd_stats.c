@@ -134,6 +134,8 @@ static void print_json(const char *path, const struct btfi_stats *st, uint32_t m
 		jw_uint_field(&w, "extra_addrs", s->probe.extra_addrs);
 		jw_uint_field(&w, "nop_skipped", s->probe.nop_skipped);
 		jw_uint_field(&w, "refused_moved", s->probe.refused_moved);
+		jw_uint_field(&w, "borrowed", s->probe.borrowed);
+		jw_uint_field(&w, "unshared", s->probe.unshared);
 		jw_end_object(&w);
 	}
 	jw_uint_field(&w, "funcs_inlined", st->funcs_inlined);
@@ -220,6 +222,8 @@ static void print_table(const char *path, const struct btfi_stats *st, uint32_t 
 		row("  addresses beyond one per instance", s->probe.extra_addrs, 0);
 		row("  padding skipped", s->probe.nop_skipped, 0);
 		row("  moved off a refused instruction", s->probe.refused_moved, 0);
+		row("  parameter locations from the probe's path", s->probe.borrowed, 0);
+		row("  moved off another call's probe", s->probe.unshared, 0);
 	}
 	row("inlined functions", st->funcs_inlined, 0);
 	row("  all arguments at all sites recoverable", st->funcs_all_recoverable, st->funcs_inlined);

@@ -118,19 +118,63 @@ static int gpr_dwarf(unsigned r)
 	return -1;
 }
 
-uint16_t btfi_insn_gpr_writes(struct btfi_insn_dec *d)
+uint32_t btfi_insn_writes(struct btfi_insn_dec *d)
 {
+	const cs_insn *in = d->insn;
+	const cs_x86 *x = &in->detail->x86;
 	cs_regs rd, wr;
 	uint8_t nrd = 0, nwr = 0;
-	uint16_t mask = 0;
+	uint32_t mask = 0;
 	int n;
 
-	if (in_group(d->insn->detail, CS_GRP_CALL))	/* SysV: rax rdx rcx rsi rdi r8-r11 */
-		mask |= 1u << 0 | 1u << 1 | 1u << 2 | 1u << 4 | 1u << 5 | 0xf00;
-	if (cs_regs_access(d->h, d->insn, rd, &nrd, wr, &nwr) != CS_ERR_OK)
-		return 0xffff;
+	if (in_group(in->detail, CS_GRP_CALL))	/* SysV: rax rdx rcx rsi rdi r8-r11 */
+		mask |= 1u << 0 | 1u << 1 | 1u << 2 | 1u << 4 | 1u << 5 | 0xf00 | BTFI_INSN_W_MEM;
+	if (cs_regs_access(d->h, in, rd, &nrd, wr, &nwr) != CS_ERR_OK)
+		return 0xffff | BTFI_INSN_W_MEM;
 	for (uint8_t i = 0; i < nwr; i++)
 		if ((n = gpr_dwarf(wr[i])) >= 0)
 			mask |= 1u << n;
+	for (uint8_t i = 0; i < x->op_count; i++)
+		if (x->operands[i].type == X86_OP_MEM && (x->operands[i].access & CS_AC_WRITE))
+			mask |= BTFI_INSN_W_MEM;
+	switch (in->id) {
+	case X86_INS_PUSH: case X86_INS_PUSHFQ: case X86_INS_ENTER:
+	case X86_INS_STOSB: case X86_INS_STOSW: case X86_INS_STOSD: case X86_INS_STOSQ:
+	case X86_INS_MOVSB: case X86_INS_MOVSW: case X86_INS_MOVSD: case X86_INS_MOVSQ:
+		mask |= BTFI_INSN_W_MEM;
+	}
 	return mask;
+}
+
+bool btfi_insn_const(struct btfi_insn_dec *d, int *reg, uint64_t *val, bool *pcrel)
+{
+	const cs_insn *in = d->insn;
+	const cs_x86 *x = &in->detail->x86;
+	const cs_x86_op *o = x->operands;
+
+	*pcrel = false;
+	if (x->op_count != 2 || o[0].type != X86_OP_REG || (*reg = gpr_dwarf(o[0].reg)) < 0 ||
+	    (o[0].size != 4 && o[0].size != 8))
+		return false;
+	switch (in->id) {
+	case X86_INS_MOV:
+	case X86_INS_MOVABS:
+		if (o[1].type != X86_OP_IMM)
+			return false;
+		*val = o[0].size == 4 ? (uint32_t)o[1].imm : (uint64_t)o[1].imm;
+		return true;
+	case X86_INS_XOR:
+		if (o[1].type != X86_OP_REG || o[1].reg != o[0].reg)
+			return false;
+		*val = 0;
+		return true;
+	case X86_INS_LEA:
+		if (o[0].size != 8 || o[1].type != X86_OP_MEM || o[1].mem.base != X86_REG_RIP ||
+		    o[1].mem.index != X86_REG_INVALID)
+			return false;
+		*val = in->address + in->size + o[1].mem.disp;
+		*pcrel = true;
+		return true;
+	}
+	return false;
 }

@@ -43,9 +43,16 @@ void btfi_insn_dec_free(struct btfi_insn_dec *d);
  * if it is not one (out->len = 0). */
 int btfi_insn_decode(struct btfi_insn_dec *d, const uint8_t *code, size_t len, uint64_t addr,
 		     struct btfi_insn *out);
-/* General registers the instruction last decoded may change, as a mask of
- * DWARF numbers 0-15 (a write to any part counts; a call clobbers the SysV
- * caller-saved ones). */
-uint16_t btfi_insn_gpr_writes(struct btfi_insn_dec *d);
+/* What the instruction last decoded may change: general registers as
+ * bits of their DWARF numbers 0-15 (a write to any part counts; a call
+ * clobbers the SysV caller-saved ones), BTFI_INSN_W_MEM if it may store to
+ * memory (an operand, push, call, string stores). */
+#define BTFI_INSN_W_MEM (1u << 16)
+uint32_t btfi_insn_writes(struct btfi_insn_dec *d);
+/* Does the instruction last decoded set a general register to a value
+ * known here: mov $imm (zero-extended into a 32-bit register), xor of a
+ * register with itself, lea of a rip-relative address (*pcrel: *val is
+ * the link-time address)? *reg gets its DWARF number. */
+bool btfi_insn_const(struct btfi_insn_dec *d, int *reg, uint64_t *val, bool *pcrel);
 
 #endif

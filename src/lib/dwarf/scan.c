@@ -26,6 +26,7 @@
 #include "dwarf/locviews.h"
 #include "dwarf/debuginfo.h"
 #include "elf_syms.h"
+#include "insn.h"
 #include "log.h"
 #include "opts.h"
 
@@ -79,11 +80,20 @@ static Elf *sym_elf(struct btfi_scan *s)
 static int load_elf_tables(struct btfi_scan *s, struct scan_priv *p)
 {
 	Elf_Scn *scn = NULL;
+	size_t shstrndx;
 	GElf_Shdr sh;
 
+	if (elf_getshdrstrndx(s->elf, &shstrndx))
+		shstrndx = 0;
 	while ((scn = elf_nextscn(s->elf, scn))) {
+		const char *name;
+
 		if (!gelf_getshdr(scn, &sh))
 			continue;
+		/* a kernel or module: kprobes, which take what uprobes refuse */
+		if (shstrndx && (name = elf_strptr(s->elf, shstrndx, sh.sh_name)) &&
+		    (!strcmp(name, "__ksymtab_strings") || !strcmp(name, ".modinfo")))
+			p->kernel = true;
 		if ((sh.sh_flags & (SHF_ALLOC | SHF_EXECINSTR)) == (SHF_ALLOC | SHF_EXECINSTR) &&
 		    sh.sh_size) {
 			if (GROW(p->secs, p->secs_cap, p->nsecs + 1))
@@ -92,6 +102,12 @@ static int load_elf_tables(struct btfi_scan *s, struct scan_priv *p)
 								 .hi = sh.sh_addr + sh.sh_size,
 								 .idx = elf_ndxscn(scn) };
 		}
+	}
+	if (p->kernel) {
+		int err = scan_kernel_flow(p, sym_elf(s));
+
+		if (err)
+			return err;
 	}
 	return btfi_syms_load(sym_elf(s), &p->syms);
 }
@@ -730,7 +746,7 @@ static int add_ool(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
 
 static int do_subprogram(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die)
 {
-	struct walk_ctx ctx = { .caller = NO_IDX, .scope_func = NO_IDX };
+	struct walk_ctx ctx = { .site = NO_IDX, .caller = NO_IDX, .scope_func = NO_IDX };
 	bool has_code;
 	uint64_t entry;
 	int err;
@@ -808,7 +824,7 @@ static int per_call(struct scan_priv *p, struct walk_ctx *ctx, const struct rang
 		return err;
 	if (!err)
 		scan_cfg_entries(p->cfg, p->ranges, p->nranges, ri->entry, ri->has_entry,
-				 fallback, ch);
+				 fallback, !p->kernel, ch);
 	return 0;
 }
 
@@ -834,6 +850,134 @@ static bool split_part(struct scan_priv *p, struct walk_ctx *ctx, uint32_t func,
 	return true;
 }
 
+/* Is one of these addresses already the probe of another instance of
+ * func in this function, not one this instance is nested in (the same
+ * call, or recursion at its first instruction: FORMAT.md)? */
+static bool taken_by_other(const struct btfi_scan *s, struct scan_priv *p,
+			   const struct walk_ctx *ctx, uint32_t func, const struct scan_cfg_choice *ch)
+{
+	for (uint32_t i = 0; i < ch->n; i++) {
+		const struct walk_ctx *w;
+		uint32_t j;
+
+		if (!u64map_get(&p->taken, (uint64_t)func << 32 ^ ch->addr[i], &j) ||
+		    j >= s->nsites || s->sites[j].func != func ||
+		    s->sites[j].caller_addr != ctx->caller_addr)
+			continue;
+		for (w = ctx; w && w->site != j; w = w->up)
+			;
+		if (!w)
+			return true;
+	}
+	return false;
+}
+
+struct entry_view {		/* DW_AT_entry_pc and its DW_AT_GNU_entry_view */
+	uint64_t addr, view;
+	bool has;
+};
+
+/* Does nothing in `w` (btfi_insn_writes() bits) change where loc reads
+ * from? A constant only holds looking back (before the body runs). */
+static bool loc_unchanged(const struct btfi_loc *l, uint32_t w, bool back)
+{
+	switch (l->kind) {
+	case BTFI_LOC_KREG_PAIR:
+		if (l->reg2 > 15 || (w >> l->reg2 & 1))
+			return false;
+		/* fall through */
+	case BTFI_LOC_KREG:
+	case BTFI_LOC_KREG_OFF:
+		return l->reg <= 15 && !(w >> l->reg & 1);
+	case BTFI_LOC_KMEM:
+		return l->reg <= 15 && !(w >> l->reg & 1) && !(w & BTFI_INSN_W_MEM);
+	case BTFI_LOC_KCONST:
+	case BTFI_LOC_KADDR:
+		return back;
+	}
+	return false;
+}
+
+/*
+ * A parameter with no location at the probe: DWARF often gives one a few
+ * instructions on (clang starts a location after the instruction that
+ * sets it) or before. On the probe's one path, a location whose registers
+ * (and memory) nothing between changes holds at the probe too; a register
+ * that is set on the way to a constant (mov $imm, lea of an address) gives
+ * that constant.
+ */
+static int borrow_loc(struct btfi_scan *s, struct scan_priv *p, const struct walk_ctx *ctx,
+		      Dwarf_Die *pdie, const struct btfi_param *prm, uint64_t addr,
+		      const struct entry_view *ev, struct btfi_loc *loc)
+{
+	enum { STEPS = 48, RANGES = 32 };
+	struct walk_ctx nv = *ctx;
+	struct scan_cfg_step st[STEPS];
+	struct btfi_loc t;
+	uint64_t lo[RANGES], hi[RANGES], val, b, e, base;
+	uint32_t n, j, k, w, nr = 0;
+	Dwarf_Attribute a;
+	Dwarf_Op *ops;
+	size_t nops;
+	ptrdiff_t off = 0;
+	bool pcrel;
+	int err;
+
+	/* where the list has a location at all: only those steps are read */
+	if (!dwarf_attr(pdie, DW_AT_location, &a))
+		return 0;
+	while (nr < RANGES && (off = dwarf_getlocations(&a, off, &base, &b, &e, &ops, &nops)) > 0)
+		if (b < e || (ev->has && b == ev->addr)) {	/* [A, A): views at A */
+			lo[nr] = b;
+			hi[nr++] = b < e ? e : b + 1;
+		}
+	if (!nr)
+		return 0;
+	nv.has_view = false;
+	for (int back = 0; back < 2; back++) {
+		n = scan_cfg_path(p->cfg, addr, !back, STEPS, st);
+		for (j = !back; j < n; j++) {
+			t = (struct btfi_loc){ .size = loc->size, .is_signed = loc->is_signed };
+			for (k = 0; k < nr && !(st[j].addr >= lo[k] && st[j].addr < hi[k]); k++)
+				;
+			if (k == nr)
+				continue;
+			/* what runs between the probe and this step */
+			w = back ? st[j].writes : 0;
+			for (k = st[j].from; k != UINT32_MAX; k = st[k].from)
+				w |= st[k].writes;
+			/* at the entry marker, with its view */
+			nv.has_view = ev->has && st[j].addr == ev->addr;
+			nv.view = ev->view;
+			if ((err = param_loc(s, p, &nv, pdie, prm, st[j].addr, &t)))
+				return err;
+			if (t.kind != BTFI_LOC_NONE && loc_unchanged(&t, w, back))
+				goto found;
+			/* forward: the register's last setter on the way */
+			if (back || t.kind != BTFI_LOC_KREG || t.reg > 15 || !(w >> t.reg & 1))
+				continue;
+			for (k = st[j].from; k != UINT32_MAX && !(st[k].writes >> t.reg & 1);
+			     k = st[k].from)
+				;
+			if (k == UINT32_MAX || !scan_cfg_const(p->cfg, st[k].addr, t.reg, &val, &pcrel))
+				continue;
+			if (pcrel) {
+				t.kind = BTFI_LOC_KADDR;
+				t.cval = val;
+			} else {
+				btfi_dwexpr_const(val, &(struct btfi_dwexpr_in){ .size = prm->size,
+						  .is_signed = prm->is_signed }, &t);
+			}
+			goto found;
+		}
+	}
+	return 0;
+found:
+	*loc = t;
+	s->probe.borrowed++;
+	return 0;
+}
+
 /* Each parameter's location at site si's address. */
 static int site_locs(struct btfi_scan *s, struct scan_priv *p, const struct walk_ctx *ctx,
 		     Dwarf_Die *die, const struct ranges_info *ri, const struct scan_origin *o,
@@ -844,13 +988,21 @@ static int site_locs(struct btfi_scan *s, struct scan_priv *p, const struct walk
 	Dwarf_Attribute a;
 	Dwarf_Die child;
 	Dwarf_Word w;
+	struct btfi_loc *l;
+	struct entry_view ev;
 	uint32_t k, nth = 0;
+	Dwarf_Die fn = ctx->fn;
+	bool cfg_ok = p->policy == BTFI_PROBE_PER_CALL && p->cfg && ctx->fn_valid &&
+		      scan_cfg_is_for(p->cfg, die_key(p, &fn) + 1) &&
+		      scan_cfg_is_insn(p->cfg, s->sites[si].addr);
 	int err;
 
+	ev.has = ri->has_entry && dwarf_formudata(dwarf_attr(die, DW_AT_GNU_entry_view, &a), &w) == 0;
+	ev.addr = ri->entry;
+	ev.view = ev.has ? w : 0;
 	/* The entry view applies when probing at the entry pc itself. */
-	pctx.has_view = ri->has_entry && s->sites[si].addr == ri->entry &&
-			dwarf_formudata(dwarf_attr(die, DW_AT_GNU_entry_view, &a), &w) == 0;
-	pctx.view = pctx.has_view ? w : 0;
+	pctx.has_view = ev.has && s->sites[si].addr == ri->entry;
+	pctx.view = ev.view;
 	if (p->no_locations || !f->nparams || dwarf_child(die, &child))
 		return 0;
 	do {
@@ -870,8 +1022,13 @@ static int site_locs(struct btfi_scan *s, struct scan_priv *p, const struct walk
 		}
 		if (k >= o->nparams)
 			continue;
+		l = &s->locs[s->sites[si].first_loc + k];
 		err = param_loc(s, p, &pctx, &child, &s->params[f->first_param + k],
-				s->sites[si].addr, &s->locs[s->sites[si].first_loc + k]);
+				s->sites[si].addr, l);
+		if (!err && l->kind == BTFI_LOC_NONE && l->reason == BTFI_R_NOT_AT_ADDR &&
+		    cfg_ok)
+			err = borrow_loc(s, p, &pctx, &child, &s->params[f->first_param + k],
+					 s->sites[si].addr, &ev, l);
 		if (err)
 			return err;
 	} while (dwarf_siblingof(&child, &child) == 0);
@@ -957,6 +1114,18 @@ static int do_inline(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
 		err = per_call(p, ctx, &ri, site->addr, &ch);
 		if (err)
 			return err;
+		/* Two calls of f, one probe: one event for both. GCC can put
+		 * both markers at one address; their code is apart. */
+		if (ch.n && ri.has_entry && taken_by_other(s, p, ctx, o->func, &ch)) {
+			struct scan_cfg_choice alt;
+
+			scan_cfg_entries(p->cfg, p->ranges, p->nranges, 0, false, ch.addr[0],
+					 !p->kernel, &alt);
+			if (alt.n && !taken_by_other(s, p, ctx, o->func, &alt)) {
+				ch = alt;
+				s->probe.unshared++;
+			}
+		}
 		site = &s->sites[si];
 		site->how = ch.how;
 		s->probe.how[ch.how]++;
@@ -1002,10 +1171,20 @@ static int do_inline(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
 		if ((err = site_locs(s, p, ctx, die, &ri, o, xi)))
 			return err;
 	}
+	if (p->policy == BTFI_PROBE_PER_CALL && s->sites[si].addr) {
+		for (i = 0; i < ch.n || i == 0; i++) {
+			uint64_t a = i ? ch.addr[i] : s->sites[si].addr;
+
+			if ((err = u64map_put(&p->taken, (uint64_t)o->func << 32 ^ a, si)))
+				return err;
+		}
+	}
 	if (!dwarf_haschildren(die))
 		return 0;
 	sub.depth = ctx->depth + 1;
 	sub.scope_func = o->func;
+	sub.up = ctx;
+	sub.site = si;
 	return walk_children(s, p, die, &sub);
 }
 
@@ -1074,7 +1253,7 @@ static int scan_dwarf(struct btfi_scan *s, struct scan_priv *p)
 	Dwarf_Half version;
 	uint8_t unit_type, asz;
 	Dwarf_Die cudie, subdie, tmp, *walk;
-	struct walk_ctx ctx = { .caller = NO_IDX, .scope_func = NO_IDX };
+	struct walk_ctx ctx = { .site = NO_IDX, .caller = NO_IDX, .scope_func = NO_IDX };
 	int err, r, tag;
 
 	while ((r = dwarf_get_units(s->dw, cu, &cu, &version, &unit_type, &cudie, &subdie)) == 0) {
@@ -1222,6 +1401,7 @@ void btfi_scan_free(struct btfi_scan *s)
 			dwarf_cfi_end(p->cfi_eh);
 		u64map_free(&p->origin_map);
 		u64map_free(&p->types);
+		u64map_free(&p->taken);
 		free(p->fidx);
 		free(p->fhash);
 		free(p->origins);
@@ -1232,6 +1412,7 @@ void btfi_scan_free(struct btfi_scan *s)
 		free(p->secs);
 		free(p->fnames);
 		free(p->franges);
+		free(p->xedges);
 		scan_cfg_free(p->cfg);
 	}
 	free(s->dwarfs);

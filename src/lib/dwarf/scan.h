@@ -138,6 +138,8 @@ struct btfi_scan {
 		uint32_t extra_addrs;		/* addresses beyond the first */
 		uint32_t nop_skipped;		/* padding skipped */
 		uint32_t refused_moved;		/* moved off an instruction uprobes refuse */
+		uint32_t borrowed;		/* parameter locations from the probe's path */
+		uint32_t unshared;		/* moved off another call's probe of the function */
 	} probe;
 	uint32_t split_parts;	/* instances flagged BTFI_SITE_SPLIT */
 	/* Shapes of the expressions the format cannot carry (reason

@@ -33,9 +33,12 @@
 
 struct cfg_insn {
 	uint64_t addr, target;
+	const uint8_t *code;
 	uint32_t blk;
+	uint32_t xe;			/* first of its jumps the code does not show, NONE */
+	uint32_t writes;		/* btfi_insn_writes(), once eff_known */
 	uint8_t len, flow;
-	bool nop, refused, leader;
+	bool nop, refused, leader, writes_known;
 };
 
 struct cfg_block {
@@ -72,6 +75,8 @@ struct scan_cfg {
 	uint32_t *imark;		uint32_t imark_cap;	/* insn in the instance */
 	struct scan_range *fr;		uint32_t fr_cap;
 	uint32_t stamp;
+	uint32_t entry_insn;
+	const struct scan_xedge *xe;	uint32_t nxe;	/* the scan's, sorted */
 };
 
 int scan_cfg_new(struct scan_cfg **out)
@@ -165,6 +170,8 @@ static int decode(struct scan_cfg *c, struct scan_priv *p)
 			ci = &c->insns[c->ninsns++];
 			memset(ci, 0, sizeof(*ci));
 			ci->addr = a;
+			ci->xe = NONE;
+			ci->code = code + (a - r->lo);
 			ci->leader = a == r->lo;
 			if (btfi_insn_decode(c->dec, code + (a - r->lo), r->hi - a, a, &in)) {
 				ci->len = 1;	/* not code: nothing follows it */
@@ -213,6 +220,14 @@ static int add_succs(struct scan_cfg *c, const uint32_t *orph, uint32_t norph)
 		if (last->flow == BTFI_FLOW_IJUMP)
 			for (uint32_t k = 0; k < norph; k++)
 				c->succs[c->nsuccs++] = orph[k];
+		for (uint32_t k = last->xe; k != NONE && k < c->nxe && c->xe[k].from == last->addr;
+		     k++) {
+			if ((t = find_insn(c, c->xe[k].to)) == NONE)
+				continue;
+			if (GROW(c->succs, c->succs_cap, c->nsuccs + 1))
+				return -ENOMEM;
+			c->succs[c->nsuccs++] = c->insns[t].blk;
+		}
 		bl->nsucc = c->nsuccs - bl->succ;
 	}
 	return 0;
@@ -248,8 +263,29 @@ static int make_blocks(struct scan_cfg *c, uint64_t entry)
 			}
 		}
 	}
+	/* static-key jumps, exception fixups: the source ends a block */
+	for (i = 0, b = 0; i < c->ninsns && c->nxe; i++) {
+		uint64_t a = c->insns[i].addr;
+
+		while (b < c->nxe && c->xe[b].from < a)
+			b++;
+		if (b == c->nxe)
+			break;
+		if (c->xe[b].from != a)
+			continue;
+		c->insns[i].xe = b;
+		if (i + 1 < c->ninsns)
+			c->insns[i + 1].leader = true;
+		for (uint32_t k = b; k < c->nxe && c->xe[k].from == a; k++) {
+			uint32_t t = find_insn(c, c->xe[k].to);
+
+			if (t != NONE)
+				c->insns[t].leader = true;
+		}
+	}
 	if ((e = find_insn(c, entry)) != NONE)
 		c->insns[e].leader = true;
+	c->entry_insn = e == NONE ? 0 : e;
 	c->nblocks = 0;
 	for (i = 0; i < c->ninsns; i++) {
 		if (i == 0 || c->insns[i].leader) {
@@ -605,6 +641,8 @@ int scan_cfg_build(struct scan_cfg *c, struct scan_priv *p, uint64_t key,
 	c->key = key;
 	c->state = -ENOENT;
 	c->ninsns = c->nblocks = c->nsuccs = c->nloops = 0;
+	c->xe = p->xedges;
+	c->nxe = p->nxedges;
 	if (!nr)
 		return c->state;
 	if (!c->dec && (err = btfi_insn_dec_new(&c->dec)))
@@ -642,6 +680,89 @@ int scan_cfg_build(struct scan_cfg *c, struct scan_priv *p, uint64_t key,
 	c->stamp = 0;
 	c->state = 1;
 	return 0;
+}
+
+/* ---- paths ---- */
+
+static uint32_t insn_writes(struct scan_cfg *c, uint32_t i)
+{
+	struct cfg_insn *in = &c->insns[i];
+	struct btfi_insn d;
+
+	if (!in->writes_known) {
+		in->writes_known = true;
+		in->writes = btfi_insn_decode(c->dec, in->code, in->len, in->addr, &d) ?
+			     0xffff | BTFI_INSN_W_MEM : btfi_insn_writes(c->dec);
+	}
+	return in->writes;
+}
+
+uint32_t scan_cfg_path(struct scan_cfg *c, uint64_t addr, bool forward, uint32_t max,
+		       struct scan_cfg_step *st)
+{
+	uint32_t i, n = 0, mark;
+
+	if (c->state <= 0 || (i = find_insn(c, addr)) == NONE || !max)
+		return 0;
+	if (!forward) {
+		while (n < max) {
+			const struct cfg_block *bl = &c->blocks[c->insns[i].blk];
+
+			if (i > bl->first) {
+				i--;
+			} else if (bl->npred == 1 && !bl->root) {
+				const struct cfg_block *pb = &c->blocks[c->preds[bl->pred]];
+
+				i = pb->first + pb->n - 1;
+			} else {
+				break;
+			}
+			if (c->insns[i].addr == addr)
+				break;		/* around a loop */
+			st[n] = (struct scan_cfg_step){ c->insns[i].addr, insn_writes(c, i),
+							n ? n - 1 : UINT32_MAX };
+			n++;
+		}
+		return n;
+	}
+	/* forward: breadth first, both ways at a branch, no back edge */
+	mark = ++c->stamp;
+	st[n++] = (struct scan_cfg_step){ addr, insn_writes(c, i), UINT32_MAX };
+	c->blocks[c->insns[i].blk].seen = mark;
+	for (uint32_t q = 0; q < n && n < max; q++) {
+		uint32_t x = find_insn(c, st[q].addr), nx[2], nn = 0;
+		const struct cfg_block *bl = &c->blocks[c->insns[x].blk];
+		const struct cfg_insn *in = &c->insns[x];
+
+		if (x + 1 < bl->first + bl->n) {
+			nx[nn++] = x + 1;
+		} else if (in->flow != BTFI_FLOW_IJUMP && in->flow != BTFI_FLOW_STOP) {
+			for (uint32_t k = 0; k < bl->nsucc && nn < 2; k++) {
+				uint32_t sb = c->succs[bl->succ + k];
+
+				if (sb & BACK || c->blocks[sb].seen == mark)
+					continue;
+				c->blocks[sb].seen = mark;
+				nx[nn++] = c->blocks[sb].first;
+			}
+		}
+		for (uint32_t k = 0; k < nn && n < max; k++)
+			st[n++] = (struct scan_cfg_step){ c->insns[nx[k]].addr,
+							  insn_writes(c, nx[k]), q };
+	}
+	return n;
+}
+
+bool scan_cfg_const(struct scan_cfg *c, uint64_t addr, uint32_t reg, uint64_t *val, bool *pcrel)
+{
+	uint32_t i = find_insn(c, addr);
+	struct btfi_insn d;
+	int r;
+
+	if (i == NONE || btfi_insn_decode(c->dec, c->insns[i].code, c->insns[i].len, addr, &d) ||
+	    !btfi_insn_const(c->dec, &r, val, pcrel))
+		return false;
+	return (uint32_t)r == reg;
 }
 
 /* ---- per instance ---- */
@@ -770,9 +891,9 @@ static uint32_t before_loop(struct scan_cfg *c, uint32_t l)
 	return NONE;
 }
 
-/* Off padding and off instructions uprobes refuse, within the block (all
- * of a block runs as often as any of it). */
-static uint32_t settle(struct scan_cfg *c, uint32_t i, struct scan_cfg_choice *out)
+/* Off padding, and off instructions uprobes refuse if `refuse` (user
+ * space), within the block: all of a block runs as often as any of it. */
+static uint32_t settle(struct scan_cfg *c, uint32_t i, struct scan_cfg_choice *out, bool refuse)
 {
 	const struct cfg_block *bl = &c->blocks[c->insns[i].blk];
 	uint32_t end = bl->first + bl->n, j;
@@ -785,7 +906,7 @@ static uint32_t settle(struct scan_cfg *c, uint32_t i, struct scan_cfg_choice *o
 			i = j;
 		}
 	}
-	if (!c->insns[i].refused)
+	if (!refuse || !c->insns[i].refused)
 		return i;
 	for (j = i + 1; j < end; j++)
 		if (!c->insns[j].refused && !c->insns[j].nop)
@@ -875,10 +996,10 @@ static uint32_t first_ones(struct scan_cfg *c, uint32_t stamp, uint16_t D, uint3
 }
 
 void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t nr,
-		      uint64_t marker, bool has_marker, uint64_t fallback,
+		      uint64_t marker, bool has_marker, uint64_t fallback, bool refuse,
 		      struct scan_cfg_choice *out)
 {
-	uint32_t stamp, i, k, mi = NONE, fi, ent[SCAN_CFG_MAX_ENTRIES], nent;
+	uint32_t stamp, i, k, mi = NONE, fi, ent[SCAN_CFG_MAX_ENTRIES], pre[SCAN_CFG_MAX_ENTRIES], nent;
 	uint16_t D = 0;
 	bool any = false, preloop = false, again;
 
@@ -931,7 +1052,7 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 		preloop = true;
 	}
 	for (k = 0; k < nent; k++)
-		ent[k] = settle(c, ent[k], out);
+		pre[k] = ent[k], ent[k] = settle(c, ent[k], out, refuse);
 	/*
 	 * Each call must meet exactly one. Of two on one path, the later one
 	 * stays: the earlier is code the compiler ran ahead (before a branch
@@ -951,13 +1072,14 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 				if (ent[k] == mi && ent[i] != mi && !must_reach(c, mi, ent[i], stamp, D))
 					drop = i;
 				ent[drop] = ent[--nent];
+				pre[drop] = pre[nent];
 				again = true;
 			}
 	} while (again);
 	fi = find_insn(c, fallback);
 	if (nent > 1)
 		out->how = BTFI_PROBE_HOW_MULTI;
-	else if (ent[0] == mi || ent[0] == fi)
+	else if (pre[0] == mi || pre[0] == fi)
 		out->how = BTFI_PROBE_HOW_KEPT;
 	else if (preloop)
 		out->how = BTFI_PROBE_HOW_PRELOOP;
@@ -965,6 +1087,14 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 		out->how = BTFI_PROBE_HOW_DEEPER;
 	else
 		out->how = BTFI_PROBE_HOW_FIRST;
+	if (getenv("BTFI_CFG_ROOTS") && nent > 1) {
+		uint32_t nroot = 0;
+		for (k = 0; k < nent; k++)
+			nroot += c->blocks[c->insns[ent[k]].blk].idom == c->nblocks || !dominates(c, c->insns[c->entry_insn].blk, c->insns[ent[k]].blk);
+		fprintf(stderr, "roots: %u of %u%s", nroot, nent, mi != NONE ? " marker" : "");
+		for (k = 0; k < nent; k++) fprintf(stderr, " %llx", (unsigned long long)c->insns[ent[k]].addr);
+		fprintf(stderr, " fn %llx\n", (unsigned long long)c->insns[c->entry_insn].addr);
+	}
 	for (k = 0; k < nent; k++)
 		out->addr[k] = c->insns[ent[k]].addr;
 	out->n = nent;

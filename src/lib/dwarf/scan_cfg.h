@@ -36,10 +36,26 @@ int scan_cfg_build(struct scan_cfg *c, struct scan_priv *p, uint64_t key,
 		   const struct scan_range *r, uint32_t nr, uint64_t entry);
 /* The addresses where calls enter the instance with code in r[0..nr)
  * (sorted, non-empty), given the compiler's entry marker (entry_pc) if
- * has_marker. out->n == 0: no answer (use the fallback). */
+ * has_marker; off instructions uprobes refuse if `refuse`. out->n == 0:
+ * no answer (use the fallback). */
 void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t nr,
-		      uint64_t marker, bool has_marker, uint64_t fallback,
+		      uint64_t marker, bool has_marker, uint64_t fallback, bool refuse,
 		      struct scan_cfg_choice *out);
+/* Instructions near addr on its paths, nearest first, into st[0..max).
+ * Forward: addr itself (st[0]), then what may run next, both ways at a
+ * branch (not around a loop); back: what ran before it on its one path
+ * (through single predecessors). from: the step before it on the way
+ * (UINT32_MAX for the first). Returns how many. */
+struct scan_cfg_step {
+	uint64_t addr;
+	uint32_t writes;	/* what this instruction may change (btfi_insn_writes()) */
+	uint32_t from;
+};
+uint32_t scan_cfg_path(struct scan_cfg *c, uint64_t addr, bool forward, uint32_t max,
+		       struct scan_cfg_step *st);
+/* Does the instruction at addr set DWARF register reg to a constant?
+ * (btfi_insn_const()) */
+bool scan_cfg_const(struct scan_cfg *c, uint64_t addr, uint32_t reg, uint64_t *val, bool *pcrel);
 /* Was the last build for this key? */
 bool scan_cfg_is_for(const struct scan_cfg *c, uint64_t key);
 /* Is this an instruction start in the function's code? */
