@@ -141,7 +141,7 @@ def run(policy):
                 else:
                     st[grp + " WRONG"] += 1
     return st
-res = {p: run(p) for p in ("default", "entry-in-range", "lowest")}
+res = {p: run(p) for p in ("default", "entry-in-range", "lowest", "per-call")}
 keys = sorted({k for st in res.values() for k in st})
 print(f"{'':16}" + "".join(f"{k:>22}" for k in keys))
 for p, st in res.items():

@@ -21,7 +21,6 @@
  * first of them on each path (the root reaches them through no other).
  */
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "dwarf/scan_priv.h"
@@ -75,7 +74,6 @@ struct scan_cfg {
 	uint32_t *imark;		uint32_t imark_cap;	/* insn in the instance */
 	struct scan_range *fr;		uint32_t fr_cap;
 	uint32_t stamp;
-	uint32_t entry_insn;
 	const struct scan_xedge *xe;	uint32_t nxe;	/* the scan's, sorted */
 };
 
@@ -285,7 +283,6 @@ static int make_blocks(struct scan_cfg *c, uint64_t entry)
 	}
 	if ((e = find_insn(c, entry)) != NONE)
 		c->insns[e].leader = true;
-	c->entry_insn = e == NONE ? 0 : e;
 	c->nblocks = 0;
 	for (i = 0; i < c->ninsns; i++) {
 		if (i == 0 || c->insns[i].leader) {
@@ -660,13 +657,8 @@ int scan_cfg_build(struct scan_cfg *c, struct scan_priv *p, uint64_t key,
 		}
 	}
 	c->nblocks = k + 1;	/* decode() reads the range count from here */
-	err = decode(c, p);
-	if (getenv("BTFI_CFG_DEBUG") && c->fr[0].lo == 0x42980) fprintf(stderr, "decode %d n %u\n", err, c->ninsns);
-	if (!err && c->ninsns) err = make_blocks(c, entry);
-	if (getenv("BTFI_CFG_DEBUG") && c->fr[0].lo == 0x42980) fprintf(stderr, "mb %d n %u\n", err, c->nblocks);
-	if (!err && c->ninsns) err = order_blocks(c);
-	if (getenv("BTFI_CFG_DEBUG") && c->fr[0].lo == 0x42980) fprintf(stderr, "ob %d n %u\n", err, c->nblocks);
-	if (err || !c->ninsns)
+	if ((err = decode(c, p)) || !c->ninsns ||
+	    (err = make_blocks(c, entry)) || (err = order_blocks(c)))
 		return c->state = err == -ENOMEM ? -ENOMEM : -ENOENT;
 	dominators(c);
 	if ((err = number_domtree(c)) || (err = find_loops(c)) ||
@@ -1087,14 +1079,6 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 		out->how = BTFI_PROBE_HOW_DEEPER;
 	else
 		out->how = BTFI_PROBE_HOW_FIRST;
-	if (getenv("BTFI_CFG_ROOTS") && nent > 1) {
-		uint32_t nroot = 0;
-		for (k = 0; k < nent; k++)
-			nroot += c->blocks[c->insns[ent[k]].blk].idom == c->nblocks || !dominates(c, c->insns[c->entry_insn].blk, c->insns[ent[k]].blk);
-		fprintf(stderr, "roots: %u of %u%s", nroot, nent, mi != NONE ? " marker" : "");
-		for (k = 0; k < nent; k++) fprintf(stderr, " %llx", (unsigned long long)c->insns[ent[k]].addr);
-		fprintf(stderr, " fn %llx\n", (unsigned long long)c->insns[c->entry_insn].addr);
-	}
 	for (k = 0; k < nent; k++)
 		out->addr[k] = c->insns[ent[k]].addr;
 	out->n = nent;

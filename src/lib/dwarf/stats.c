@@ -33,7 +33,7 @@ void btfi_stats_compute(const struct btfi_scan *s, uint32_t max_instances, struc
 			const struct btfi_loc *l = &s->locs[site->first_loc + j];
 
 			/* recoverable only if it is at every address */
-			for (uint32_t x = 0; x < nx && l->kind != BTFI_LOC_NONE && !getenv("BTFI_PRIMARY_ONLY"); x++) {
+			for (uint32_t x = 0; x < nx && l->kind != BTFI_LOC_NONE; x++) {
 				const struct btfi_site *e = &s->sites[i + 1 + x];
 
 				if (j < e->nlocs && s->locs[e->first_loc + j].kind == BTFI_LOC_NONE)
