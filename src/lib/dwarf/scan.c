@@ -898,24 +898,157 @@ static bool loc_unchanged(const struct btfi_loc *l, uint32_t w, bool back)
 	return false;
 }
 
+/* What borrow_loc() looks at for one parameter. */
+struct borrow {
+	struct btfi_scan *s;
+	struct scan_priv *p;
+	struct walk_ctx nv;
+	Dwarf_Die *pdie;
+	const struct btfi_param *prm;
+	const struct entry_view *ev;
+	uint64_t lo[32], hi[32];	/* where its list has a location at all */
+	uint32_t nr;
+};
+
+/* Its location at addr (with the marker's view there); kind NONE if none. */
+static int borrow_at(struct borrow *bc, uint64_t addr, struct btfi_loc *t)
+{
+	uint32_t k;
+
+	*t = (struct btfi_loc){ .size = bc->prm->size, .is_signed = bc->prm->is_signed };
+	for (k = 0; k < bc->nr && !(addr >= bc->lo[k] && addr < bc->hi[k]); k++)
+		;
+	if (k == bc->nr)
+		return 0;
+	bc->nv.has_view = bc->ev->has && addr == bc->ev->addr;
+	bc->nv.view = bc->ev->view;
+	return param_loc(bc->s, bc->p, &bc->nv, bc->pdie, bc->prm, addr, t);
+}
+
+/* Looking back from the instruction at `from` (itself included if incl):
+ * the nearest location nothing between changes, *w what runs from there
+ * on; the path in st[0..*n). */
+static int borrow_back(struct borrow *bc, uint64_t from, bool incl, struct btfi_loc *t,
+		       uint32_t *w, struct scan_cfg_step *st, uint32_t *n, uint32_t max)
+{
+	uint32_t j = 0;
+	int err;
+
+	*w = 0;
+	if (incl) {
+		if (!scan_cfg_path(bc->p->cfg, from, true, 1, st))
+			return 0;
+		*w = st[0].writes;
+		if ((err = borrow_at(bc, from, t)))
+			return err;
+		if (t->kind != BTFI_LOC_NONE && loc_unchanged(t, *w, true)) {
+			*n = 1;
+			return 0;
+		}
+		j = 1;
+	}
+	*n = j + scan_cfg_path(bc->p->cfg, from, false, max - j, st + j);
+	for (; j < *n; j++) {
+		*w |= st[j].writes;
+		if ((err = borrow_at(bc, st[j].addr, t)))
+			return err;
+		if (t->kind != BTFI_LOC_NONE && loc_unchanged(t, *w, true)) {
+			*n = j + 1;
+			return 0;
+		}
+	}
+	t->kind = BTFI_LOC_NONE;
+	return 0;
+}
+
+/* Does the last write to DWARF register reg on the path st[0..n) (nearest
+ * first) set it to the constant *want? */
+static bool reg_set_to(struct borrow *bc, const struct scan_cfg_step *st, uint32_t n,
+		       uint32_t reg, const struct btfi_loc *want)
+{
+	uint64_t val;
+	bool pcrel;
+
+	for (uint32_t j = 0; j < n; j++) {
+		if (!(st[j].writes >> reg & 1))
+			continue;
+		if (!scan_cfg_const(bc->p->cfg, st[j].addr, reg, &val, &pcrel) ||
+		    pcrel != (want->kind == BTFI_LOC_KADDR))
+			return false;
+		if (pcrel)
+			return val == want->cval;
+		/* compare as the parameter's size gives it */
+		struct btfi_loc c = *want;
+
+		btfi_dwexpr_const(val, &(struct btfi_dwexpr_in){ .size = bc->prm->size,
+				  .is_signed = bc->prm->is_signed }, &c);
+		return c.kind == BTFI_LOC_KCONST && c.cval == want->cval;
+	}
+	return false;
+}
+
+/* At a join (a loop head entered from before the loop and from its
+ * latches): each way in, looking back, gives a location; the same
+ * register on every way, or a constant on a way where that register was
+ * just set to it (i = 0 before the loop), gives the register. */
+static int borrow_join(struct borrow *bc, uint64_t addr, struct btfi_loc *loc)
+{
+	enum { PREDS = 8, STEPS = 16 };
+	struct scan_cfg_step st[PREDS][STEPS];
+	struct btfi_loc got[PREDS], *reg = NULL;
+	uint64_t from[PREDS];
+	uint32_t np, n[PREDS], w, k;
+	int err;
+
+	np = scan_cfg_preds(bc->p->cfg, addr, from, PREDS);
+	if (np < 2)
+		return 0;
+	for (k = 0; k < np; k++) {
+		if ((err = borrow_back(bc, from[k], true, &got[k], &w, st[k], &n[k], STEPS)))
+			return err;
+		if (got[k].kind == BTFI_LOC_NONE)
+			return 0;
+		if (got[k].kind == BTFI_LOC_KREG) {
+			if (reg && memcmp(reg, &got[k], sizeof(*reg)))
+				return 0;
+			reg = &got[k];
+		} else if (got[k].kind != BTFI_LOC_KCONST && got[k].kind != BTFI_LOC_KADDR) {
+			return 0;
+		}
+	}
+	if (!reg || reg->reg > 15)
+		return 0;
+	for (k = 0; k < np; k++) {
+		if (got[k].kind == BTFI_LOC_KREG)
+			continue;
+		/* the whole way back from the join, not only to the constant */
+		n[k] = scan_cfg_path(bc->p->cfg, from[k], true, 1, st[k]);
+		n[k] += scan_cfg_path(bc->p->cfg, from[k], false, STEPS - n[k], st[k] + n[k]);
+		if (!reg_set_to(bc, st[k], n[k], reg->reg, &got[k]))
+			return 0;
+	}
+	*loc = *reg;
+	return 1;
+}
+
 /*
  * A parameter with no location at the probe: DWARF often gives one a few
  * instructions on (clang starts a location after the instruction that
- * sets it) or before. On the probe's one path, a location whose registers
+ * sets it) or before. On the probe's paths, a location whose registers
  * (and memory) nothing between changes holds at the probe too; a register
  * that is set on the way to a constant (mov $imm, lea of an address) gives
- * that constant.
+ * that constant; at a loop head, the ways in are merged (borrow_join()).
  */
 static int borrow_loc(struct btfi_scan *s, struct scan_priv *p, const struct walk_ctx *ctx,
 		      Dwarf_Die *pdie, const struct btfi_param *prm, uint64_t addr,
 		      const struct entry_view *ev, struct btfi_loc *loc)
 {
-	enum { STEPS = 48, RANGES = 32 };
-	struct walk_ctx nv = *ctx;
+	enum { STEPS = 48 };
+	struct borrow bc = { .s = s, .p = p, .nv = *ctx, .pdie = pdie, .prm = prm, .ev = ev };
 	struct scan_cfg_step st[STEPS];
 	struct btfi_loc t;
-	uint64_t lo[RANGES], hi[RANGES], val, b, e, base;
-	uint32_t n, j, k, w, nr = 0;
+	uint64_t val, b, e, base;
+	uint32_t n, j, k, w;
 	Dwarf_Attribute a;
 	Dwarf_Op *ops;
 	size_t nops;
@@ -923,55 +1056,49 @@ static int borrow_loc(struct btfi_scan *s, struct scan_priv *p, const struct wal
 	bool pcrel;
 	int err;
 
-	/* where the list has a location at all: only those steps are read */
 	if (!dwarf_attr(pdie, DW_AT_location, &a))
 		return 0;
-	while (nr < RANGES && (off = dwarf_getlocations(&a, off, &base, &b, &e, &ops, &nops)) > 0)
+	while (bc.nr < 32 && (off = dwarf_getlocations(&a, off, &base, &b, &e, &ops, &nops)) > 0)
 		if (b < e || (ev->has && b == ev->addr)) {	/* [A, A): views at A */
-			lo[nr] = b;
-			hi[nr++] = b < e ? e : b + 1;
+			bc.lo[bc.nr] = b;
+			bc.hi[bc.nr++] = b < e ? e : b + 1;
 		}
-	if (!nr)
+	if (!bc.nr)
 		return 0;
-	nv.has_view = false;
-	for (int back = 0; back < 2; back++) {
-		n = scan_cfg_path(p->cfg, addr, !back, STEPS, st);
-		for (j = !back; j < n; j++) {
-			t = (struct btfi_loc){ .size = loc->size, .is_signed = loc->is_signed };
-			for (k = 0; k < nr && !(st[j].addr >= lo[k] && st[j].addr < hi[k]); k++)
-				;
-			if (k == nr)
-				continue;
-			/* what runs between the probe and this step */
-			w = back ? st[j].writes : 0;
-			for (k = st[j].from; k != UINT32_MAX; k = st[k].from)
-				w |= st[k].writes;
-			/* at the entry marker, with its view */
-			nv.has_view = ev->has && st[j].addr == ev->addr;
-			nv.view = ev->view;
-			if ((err = param_loc(s, p, &nv, pdie, prm, st[j].addr, &t)))
-				return err;
-			if (t.kind != BTFI_LOC_NONE && loc_unchanged(&t, w, back))
-				goto found;
-			/* forward: the register's last setter on the way */
-			if (back || t.kind != BTFI_LOC_KREG || t.reg > 15 || !(w >> t.reg & 1))
-				continue;
-			for (k = st[j].from; k != UINT32_MAX && !(st[k].writes >> t.reg & 1);
-			     k = st[k].from)
-				;
-			if (k == UINT32_MAX || !scan_cfg_const(p->cfg, st[k].addr, t.reg, &val, &pcrel))
-				continue;
-			if (pcrel) {
-				t.kind = BTFI_LOC_KADDR;
-				t.cval = val;
-			} else {
-				btfi_dwexpr_const(val, &(struct btfi_dwexpr_in){ .size = prm->size,
-						  .is_signed = prm->is_signed }, &t);
-			}
+	/* on: the first place each way with a location nothing changed */
+	n = scan_cfg_path(p->cfg, addr, true, STEPS, st);
+	for (j = 1; j < n; j++) {
+		if ((err = borrow_at(&bc, st[j].addr, &t)))
+			return err;
+		if (t.kind == BTFI_LOC_NONE)
+			continue;
+		for (w = 0, k = st[j].from; k != UINT32_MAX; k = st[k].from)
+			w |= st[k].writes;
+		if (loc_unchanged(&t, w, false))
 			goto found;
+		/* the register's last setter on the way */
+		if (t.kind != BTFI_LOC_KREG || t.reg > 15 || !(w >> t.reg & 1))
+			continue;
+		for (k = st[j].from; k != UINT32_MAX && !(st[k].writes >> t.reg & 1); k = st[k].from)
+			;
+		if (k == UINT32_MAX || !scan_cfg_const(p->cfg, st[k].addr, t.reg, &val, &pcrel))
+			continue;
+		if (pcrel) {
+			t.kind = BTFI_LOC_KADDR;
+			t.cval = val;
+		} else {
+			btfi_dwexpr_const(val, &(struct btfi_dwexpr_in){ .size = prm->size,
+					  .is_signed = prm->is_signed }, &t);
 		}
+		goto found;
 	}
-	return 0;
+	/* back, on the one way here */
+	if ((err = borrow_back(&bc, addr, false, &t, &w, st, &n, STEPS)))
+		return err;
+	if (t.kind != BTFI_LOC_NONE)
+		goto found;
+	if ((err = borrow_join(&bc, addr, &t)) <= 0)
+		return err;
 found:
 	*loc = t;
 	s->probe.borrowed++;

@@ -745,6 +745,24 @@ uint32_t scan_cfg_path(struct scan_cfg *c, uint64_t addr, bool forward, uint32_t
 	return n;
 }
 
+uint32_t scan_cfg_preds(struct scan_cfg *c, uint64_t addr, uint64_t *from, uint32_t max)
+{
+	uint32_t i, n = 0;
+	const struct cfg_block *bl;
+
+	if (c->state <= 0 || (i = find_insn(c, addr)) == NONE)
+		return 0;
+	bl = &c->blocks[c->insns[i].blk];
+	if (bl->first != i || bl->root || bl->npred > max)
+		return 0;
+	for (uint32_t k = 0; k < bl->npred; k++) {
+		const struct cfg_block *pb = &c->blocks[c->preds[bl->pred + k]];
+
+		from[n++] = c->insns[pb->first + pb->n - 1].addr;
+	}
+	return n;
+}
+
 bool scan_cfg_const(struct scan_cfg *c, uint64_t addr, uint32_t reg, uint64_t *val, bool *pcrel)
 {
 	uint32_t i = find_insn(c, addr);

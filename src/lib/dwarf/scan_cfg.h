@@ -53,6 +53,9 @@ struct scan_cfg_step {
 };
 uint32_t scan_cfg_path(struct scan_cfg *c, uint64_t addr, bool forward, uint32_t max,
 		       struct scan_cfg_step *st);
+/* If addr starts a block that only known jumps enter: the last instruction
+ * of each block that leads to it, at most max (else 0). */
+uint32_t scan_cfg_preds(struct scan_cfg *c, uint64_t addr, uint64_t *from, uint32_t max);
 /* Does the instruction at addr set DWARF register reg to a constant?
  * (btfi_insn_const()) */
 bool scan_cfg_const(struct scan_cfg *c, uint64_t addr, uint32_t reg, uint64_t *val, bool *pcrel);
