@@ -1471,10 +1471,11 @@ int btfi_scan_open(const char *path, const struct btfi_scan_opts *opts,
 	p->addr_size = 8;
 	p->no_locations = OPTS_GET(opts, no_locations, false);
 	p->policy = OPTS_GET(opts, probe_policy, BTFI_PROBE_DEFAULT);
-	/* entry_pc with its location view: see "Probe address policy" in
-	 * docs/DESIGN.md for the measurements behind this default. */
+	/* Where each call enters the body, from the function's control
+	 * flow, entry_pc (with its location view) when that is it: see
+	 * "Probe address policy" in docs/DESIGN.md for the measurements. */
 	if (p->policy <= BTFI_PROBE_DEFAULT || p->policy >= BTFI_PROBE__MAX)
-		p->policy = BTFI_PROBE_ENTRY_PC;
+		p->policy = BTFI_PROBE_PER_CALL;
 	s->policy = p->policy;
 
 	err = btfi_debuginfo_open(path, &(struct btfi_debuginfo_opts){

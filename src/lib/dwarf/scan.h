@@ -71,7 +71,7 @@ struct btfi_site {
 
 /* Which address of an inline instance to probe (see DESIGN.md). */
 enum btfi_probe_policy {
-	BTFI_PROBE_DEFAULT = 0,		/* the documented choice (ENTRY_PC) */
+	BTFI_PROBE_DEFAULT = 0,		/* the documented choice (PER_CALL) */
 	BTFI_PROBE_ENTRY_PC,		/* DW_AT_entry_pc, else lowest range start */
 	BTFI_PROBE_LOWEST,		/* lowest range start */
 	BTFI_PROBE_ENTRY_IN_RANGE,	/* entry_pc if inside the ranges, else lowest */
