@@ -70,8 +70,8 @@ $(BUILD)/cli/%.o: src/cli/%.c $(wildcard src/cli/*.h src/lib/*.h src/lib/*/*.h i
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Isrc/cli -c $< -o $@
 
-$(BUILD)/cli/main.o: VERSION
-$(BUILD)/cli/main.o: override CFLAGS += -DBTFI_VERSION='"$(VERSION)"'
+$(BUILD)/cli/main.o $(BUILD)/lib/source/cache.o: VERSION
+$(BUILD)/cli/main.o $(BUILD)/lib/source/cache.o: override CFLAGS += -DBTFI_VERSION='"$(VERSION)"'
 
 $(LIB): $(LIB_OBJS)
 	rm -f $@ && ar rcs $@ $^

@@ -26,6 +26,7 @@
 #include "trace_fmt.h"
 #include "trace_sym.h"
 #include "debug_opts.h"
+#include "dwarf/debuginfo.h"
 #include "trace_kernel.h"
 #include "../bpf/trace.h"
 #include "trace.skel.h"
@@ -409,6 +410,32 @@ out:
 	return err;
 }
 
+/* -v: where the inline info came from; built or cached, how and how fast. */
+static void source_report(const char *bin, const struct btfi_source_info *si)
+{
+	const struct btfi_build_info *b = &si->build;
+
+	switch (si->how) {
+	case BTFI_SOURCE_CACHE:
+		fprintf(stderr, "btfinline: %s: inline info from the cache, %s (%s), opened in %.1f ms\n",
+			bin, si->path, si->key, si->secs * 1e3);
+		break;
+	case BTFI_SOURCE_BUILT:
+		fprintf(stderr, "btfinline: %s: no .BTF.inline: built from the DWARF of %s (%s) in %.2f s, "
+			"%u sites, base BTF: %s%s%s\n", bin, b->dwarf_path,
+			btfi_debuginfo_src_str(b->dwarf_src), si->secs, b->nsites,
+			btfi_base_how_str(b->base_how), *b->base_note ? ", " : "", b->base_note);
+		if (*si->path)
+			fprintf(stderr, "btfinline: %s: cached as %s (%s)\n", bin, si->path, si->key);
+		break;
+	default:
+		fprintf(stderr, "btfinline: %s: inline info from %s\n", bin, si->path);
+		break;
+	}
+	if (*si->note)
+		fprintf(stderr, "btfinline: %s: %s\n", bin, si->note);
+}
+
 static int resolve(struct trace_ctx *tc)
 {
 	const struct trace_args *a = tc->a;
@@ -421,11 +448,15 @@ static int resolve(struct trace_ctx *tc)
 		if (!a->all_inst && !(tc->fold = fold_new()))
 			return -ENOMEM;
 	} else {
-		BTFI_OPTS(btfi_source_opts, so, .inline_btf = a->inline_btf);
+		BTFI_OPTS(btfi_source_opts, so, .inline_btf = a->inline_btf, .build = true,
+			  .debug_file = a->dbg.file, .debug_dirs = a->dbg.dirs);
+		struct btfi_source_info si;
 
-		err = btfi_source_open(BTFI_TARGET_USER, a->binary, &so, &tc->bi, NULL);
+		err = btfi_source_open(BTFI_TARGET_USER, a->binary, &so, &tc->bi, &si);
 		if (err)
 			return err;
+		if (a->dbg.verbose)
+			source_report(a->binary, &si);
 	}
 	tc->btf = btfinline__btf(tc->bi);
 	tc->sym = a->kernel ? NULL : trace_sym_open(a->binary, a->dbg.file, a->dbg.dirs);

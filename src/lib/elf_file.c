@@ -80,6 +80,41 @@ int btfi_elf_check_file(const char *path, const struct btfi_log *log)
 	return err;
 }
 
+static void quiet(void *ctx, const char *msg)
+{
+}
+
+int btfi_elf_file_has_section(const char *path, const char *name)
+{
+	const struct btfi_log no_msg = { .fn = quiet };
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	struct stat st;
+	Elf *elf;
+	int fd, ret = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || btfi_elf_check(elf, path, st.st_size, &no_msg) ||
+	    elf_getshdrstrndx(elf, &shstrndx))
+		ret = -EINVAL;
+	while (!ret && (scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *nm;
+
+		if (gelf_getshdr(scn, &sh) && sh.sh_type != SHT_NOBITS &&
+		    (nm = elf_strptr(elf, shstrndx, sh.sh_name)) && !strcmp(nm, name))
+			ret = 1;
+	}
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return ret;
+}
+
 enum btfi_file_kind btfi_file_kind_fd(int fd)
 {
 	unsigned char m[4] = { 0 };

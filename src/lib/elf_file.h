@@ -20,6 +20,10 @@ int btfi_elf_check(Elf *elf, const char *path, uint64_t fsize, const struct btfi
 /* The same on a file by name (encode's first step); also -errno of open. */
 int btfi_elf_check_file(const char *path, const struct btfi_log *log);
 
+/* 1 if the ELF file at path has a section `name` (not NOBITS), 0 if not,
+ * -errno if it is no readable ELF (nothing logged). */
+int btfi_elf_file_has_section(const char *path, const char *name);
+
 /* What a file is, by its first bytes: an ELF, a raw BTF blob (either byte
  * order: the reader names the big-endian one), or neither (also when it
  * cannot be read). */
