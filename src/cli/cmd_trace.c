@@ -41,7 +41,8 @@ struct tsite {
 
 /* The command line. */
 struct trace_args {
-	const char *binary;		/* -x; "kernel" with -k (names the target) */
+	const char *binary;		/* -x, resolved; "kernel" with -k (names the target) */
+	char binpath[4096];		/* a library or program name resolved */
 	const char *inline_btf, *kbase, *outpath;
 	enum btfinline_policy policy;
 	bool kernel, all_inst, no_entry, no_multi;
@@ -71,7 +72,8 @@ struct trace_ctx {
 	struct ring_buffer *rb;
 	int pid, child, sync_pipe[2];
 	/* run */
-	uint64_t t0_ns;
+	uint64_t start_ns;		/* the command started */
+	uint64_t t0_ns;			/* probes attached: event times are relative to it */
 	uint64_t events;
 	int status;			/* the child's */
 	struct trace_fold *fold;	/* -k: nested instances fold (trace_kernel.c) */
@@ -395,7 +397,8 @@ static int resolve_func(struct trace_ctx *tc, const char *arg)
 	}
 	func = strcpy(copy, func);
 	err = a->kernel ? trace_kernel_collect(tc->tk, tc->bi, func, a->no_entry, a->policy, &tc->sl) :
-		btfi_collect_sites(tc->bi, a->binary, func, a->no_entry, NULL, NULL, NULL, &tc->sl);
+		btfi_collect_sites(tc->bi, a->binary, trace_sym_dwarf_path(tc->sym), func, a->no_entry,
+				   NULL, NULL, NULL, &tc->sl);
 	if (err)
 		goto out;
 	ns = realloc(tc->sites, tc->sl.cnt * sizeof(*ns));
@@ -567,6 +570,8 @@ static int run(struct trace_ctx *tc)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	tc->t0_ns = mono_ns();
+	if (a->dbg.verbose)
+		fprintf(stderr, "btfinline: ready %.1f ms after start\n", (tc->t0_ns - tc->start_ns) / 1e6);
 	fprintf(stderr, "btfinline: %zu probe%s on %d function%s in %s\n", nprobes,
 		nprobes == 1 ? "" : "s", a->nfuncs, a->nfuncs > 1 ? "s" : "", a->binary);
 	if (tc->child > 0) {	/* go: one byte (EOF alone means "attach failed") */
@@ -640,12 +645,22 @@ static int cmd_trace(int argc, char **argv)
 	struct trace_ctx tc = { .a = &a, .out = stdout, .child = -1, .sync_pipe = { -1, -1 } };
 	int rc;
 
+	tc.start_ns = mono_ns();
 	if (parse_args(argc, argv, &a, &rc))
 		return rc;
 	tc.pid = a.pid;
 	if (a.pid > 0 && kill(a.pid, 0) && errno == ESRCH) {
 		fprintf(stderr, "btfinline: pid %d: %s\n", a.pid, strerror(ESRCH));
 		return 1;
+	}
+	if (!a.kernel) {
+		const char *how, *name = a.binary;
+
+		if (btfi_resolve_binary(name, a.pid, a.binpath, sizeof(a.binpath), &how, NULL))
+			return 1;
+		a.binary = a.binpath;
+		if (a.dbg.verbose && strcmp(name, a.binary))
+			fprintf(stderr, "btfinline: %s: %s (%s)\n", name, a.binary, how);
 	}
 	if (a.outpath && !(tc.out = fopen(a.outpath, "w"))) {
 		fprintf(stderr, "btfinline: %s: %s\n", a.outpath, strerror(errno));
@@ -668,7 +683,9 @@ const struct cli_cmd cli_trace = {
 	.options =
 "  FUNC                 every inline site and the out-of-line entry of FUNC\n"
 "  'FUNC EXPR...'       print only these: ARG, ARG->field.sub, ARG.field\n"
-"  -x, --binary BIN     the ELF whose functions are traced (uprobes)\n"
+"  -x, --binary BIN     the ELF whose functions are traced (uprobes): a path, or a\n"
+"                       library or program name (libc, libssl.so.3, python3)\n"
+"                       found among the files PID maps, in the ld.so cache or PATH\n"
 "  -p, --pid PID        only this process (default: CMD if given, else all);\n"
 "                       -p is a PID as in perf, strace and bpftrace\n"
 "  --inline-btf FILE    inline info from FILE (default: BIN's .BTF.inline)\n"

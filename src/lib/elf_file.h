@@ -39,9 +39,15 @@ struct btfi_elf_info {
 	struct btfi_syms syms;
 	char *strs;			/* owned copies of section names */
 	bool pie;			/* ET_DYN */
+	bool has_symtab;		/* .symtab (not only .dynsym) */
 };
 int btfi_elf_info_load(const char *path, struct btfi_elf_info *ei, const struct btfi_log *log);
 void btfi_elf_info_free(struct btfi_elf_info *ei);
+/* A stripped binary (no .symtab): function symbols from its debug file
+ * instead (its .symtab has the static functions and the exported ones).
+ * No-op when the binary has a .symtab; 0 or -errno logged. */
+int btfi_elf_info_debug_syms(struct btfi_elf_info *ei, const char *debug_file,
+			     const struct btfi_log *log);
 int btfi_elf_vaddr_to_off(const struct btfi_elf_info *ei, uint64_t vaddr, uint64_t *off);
 int btfi_elf_sec_addr(const struct btfi_elf_info *ei, const char *name, uint64_t *addr);
 /* "sym+0xoff" or "0xaddr". */
