@@ -425,9 +425,10 @@ static void source_report(const char *bin, const struct btfi_source_info *si)
 		break;
 	case BTFI_SOURCE_BUILT:
 		fprintf(stderr, "btfinline: %s: no .BTF.inline: built from the DWARF of %s (%s) in %.2f s, "
-			"%u sites, base BTF: %s%s%s\n", bin, b->dwarf_path,
+			"%u sites, base BTF: %s%s%s%s\n", bin, b->dwarf_path,
 			btfi_debuginfo_src_str(b->dwarf_src), si->secs, b->nsites,
-			btfi_base_how_str(b->base_how), *b->base_note ? ", " : "", b->base_note);
+			btfi_base_how_str(b->base_how), *b->base_note ? " (" : "", b->base_note,
+			*b->base_note ? ")" : "");
 		if (*si->path)
 			fprintf(stderr, "btfinline: %s: cached as %s (%s)\n", bin, si->path, si->key);
 		break;

@@ -76,7 +76,13 @@ static int find_base(const struct btfi_scan *s, const struct btfi_log *log,
 		btfi_err(log, "%s", m.s);
 		return err;
 	}
-	snprintf(info->base_note, sizeof(info->base_note), "%s", m.s);
+	/* "DWARF_FILE: base BTF: why" -> "why" */
+	{
+		const char *why = strstr(m.s, "base BTF: ");
+
+		snprintf(info->base_note, sizeof(info->base_note),
+			 "%s; prototypes from the DWARF, struct members unknown", why ? why + 10 : m.s);
+	}
 	*base = btf__new_empty();
 	if (!*base) {
 		btfi_err(log, "%s: out of memory", s->path);

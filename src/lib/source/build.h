@@ -33,7 +33,7 @@ struct btfi_build_info {
 	char dwarf_path[PATH_MAX];	/* where the DWARF came from */
 	int dwarf_src;			/* enum btfi_debuginfo_src */
 	enum btfi_base_how base_how;
-	char base_note[512];		/* BTFI_BASE_NONE: why not pahole */
+	char base_note[640];		/* BTFI_BASE_NONE: why not pahole */
 	uint32_t nsites;
 	double secs;
 };

@@ -200,13 +200,20 @@ static int build_open(const char *target, const struct btfi_source_opts *opts,
 	e.blob = blob;
 	info->how = BTFI_SOURCE_BUILT;
 	m.s[0] = 0;
-	err = btfi_cache_store(&co, &k, &e);
+	/* Without a real base, build again next time: pahole may be there. */
+	if (info->build.base_how == BTFI_BASE_NONE) {
+		snprintf(info->note, sizeof(info->note), "not cached: no base BTF");
+		err = -EAGAIN;
+	} else {
+		err = btfi_cache_store(&co, &k, &e);
+	}
 	if (!err) {
 		err = btfi_cache_open(&co, &k, NULL, bi);
 		if (err)	/* what we just wrote: a bug, not a cache problem */
 			btfi_err(log, "%s: %s", target, m.s);
 	} else {
-		snprintf(info->note, sizeof(info->note), "not cached: %s", m.s);
+		if (err != -EAGAIN)
+			snprintf(info->note, sizeof(info->note), "not cached: %s", m.s);
 		info->path[0] = 0;
 		err = open_uncached(&k, &e, log, bi);
 	}
