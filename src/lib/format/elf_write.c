@@ -259,7 +259,7 @@ static int add_data(Elf_Scn *scn, const void *buf, size_t size, size_t align)
 	return 0;
 }
 
-/* Section names: like's allocated ones, then secs', then .shstrtab. */
+/* Section names: like's code sections, then secs', then .shstrtab. */
 static int write_new(Elf *like, int fd, const struct btfi_elf_sec *secs, size_t nsecs,
 		     const char *path, const struct btfi_log *log)
 {
@@ -281,7 +281,7 @@ static int write_new(Elf *like, int fd, const struct btfi_elf_sec *secs, size_t 
 			const char *nm;
 
 			if (!(scn = elf_getscn(like, i)) || !gelf_getshdr(scn, &sh) ||
-			    !(sh.sh_flags & SHF_ALLOC) || !(nm = elf_strptr(like, shstrndx, sh.sh_name)))
+			    !(sh.sh_flags & SHF_EXECINSTR) || !(nm = elf_strptr(like, shstrndx, sh.sh_name)))
 				continue;
 			if (pass)
 				memcpy(strs + pos, nm, strlen(nm) + 1), pos += strlen(nm) + 1;
@@ -312,7 +312,7 @@ static int write_new(Elf *like, int fd, const struct btfi_elf_sec *secs, size_t 
 		GElf_Shdr nsh;
 		Elf_Scn *ns;
 
-		if (!(scn = elf_getscn(like, i)) || !gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC) ||
+		if (!(scn = elf_getscn(like, i)) || !gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_EXECINSTR) ||
 		    !elf_strptr(like, shstrndx, sh.sh_name))
 			continue;
 		if (!(ns = elf_newscn(out)) || add_data(ns, NULL, sh.sh_size, 1) || !gelf_getshdr(ns, &nsh))

@@ -20,9 +20,9 @@ struct btfi_elf_sec {
 
 /*
  * A new ELF file at `out` (temp file + fsync + rename, mode 0644) holding
- * only `secs`, plus the allocated sections of `like` as header-only
- * (SHT_NOBITS) copies: same names, addresses, sizes and flags, so that a
- * reader finds the section addresses `like` runs at. Class, byte order
+ * only `secs`, plus the code sections (SHF_EXECINSTR) of `like` as
+ * header-only (SHT_NOBITS) copies: same names, addresses, sizes and flags,
+ * so that a reader finds the addresses of the sections sites are in. Class, byte order
  * and machine are `like`'s. Nothing of `like` is written.
  */
 int btfi_elf_write_new(const char *out, const char *like, const struct btfi_elf_sec *secs,

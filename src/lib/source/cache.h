@@ -8,8 +8,8 @@
  *   .btfinline.key  "btfinline-cache <format> <version>\n<key id>\n"
  *   .BTF            the base the blob extends (absent: the caller names it)
  *   .BTF.inline     the blob
- * plus header-only copies of the target's allocated sections (their
- * addresses). Entries are written to a temp file and renamed; on open the
+ * plus header-only copies of the target's code sections (their
+ * addresses: `dump ENTRY` prints the target's). Entries are written to a temp file and renamed; on open the
  * key text must match and the blob is validated against its base like any
  * input, so a corrupt, truncated or stale entry is refused (and rebuilt by
  * the caller), never used.
