@@ -20,13 +20,22 @@ override CFLAGS += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wmissing-prot
 # a large part of a `dump` of one function; they also copy into the test
 # VM's initramfs as they are. ASan needs a dynamic libc: only the libraries
 # are static there.
+# STATIC=0 links them as shared libraries instead (the Debian package:
+# Debian's security updates of libbpf and elfutils then reach the CLI;
+# README, Install, has the startup cost of each).
 LIBS_A  := -lbpf -ldw -lelf -lz -llzma -lbz2
-ifeq ($(SAN),)
+STATIC  ?= 1
+ifneq ($(SAN),)
+LIBS    := -Wl,-Bstatic $(LIBS_A) -Wl,-Bdynamic
+else ifeq ($(STATIC),1)
 LDFLAGS += -static
 LIBS    := $(LIBS_A)
 else
-LIBS    := -Wl,-Bstatic $(LIBS_A) -Wl,-Bdynamic
+LIBS    := -Wl,--as-needed -lbpf -ldw -lelf
 endif
+
+# One version, in the file VERSION: `btfinline --version`.
+VERSION := $(shell cat VERSION)
 
 LIB_SRCS := $(wildcard src/lib/*.c src/lib/*/*.c)
 CLI_SRCS := $(wildcard src/cli/*.c)
@@ -44,11 +53,22 @@ UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 LIB := $(BUILD)/libbtfinline.a
 BIN := $(BUILD)/btfinline
 
+# Shared library: the same sources compiled again with -fPIC (the CLI and
+# libbtfinline.a keep non-PIC objects), symbols limited to the public API
+# by src/lib/libbtfinline.map. SOVERSION is the ABI's major number.
+SOVERSION := 0
+SONAME    := libbtfinline.so.$(SOVERSION)
+SO        := $(BUILD)/libbtfinline.so.$(VERSION)
+PIC_OBJS  := $(patsubst src/lib/%.c,$(BUILD)/pic/lib/%.o,$(LIB_SRCS))
+PC        := $(BUILD)/btfinline.pc
+MANS      := $(patsubst docs/man/%.rst,$(BUILD)/man/%.8,$(wildcard docs/man/*.rst))
+
 # Keep generated BPF objects and skeletons: tests build against them.
 .SECONDARY:
 
-.PHONY: all deps run check check-fast asan fuzz fixtures unit interop clean print-reader-srcs
-all: $(BIN) $(LIB)
+.PHONY: all deps run check check-fast asan fuzz fixtures unit interop clean print-reader-srcs \
+	man install uninstall deb
+all: $(BIN) $(LIB) $(if $(SAN),,$(SO) $(PC))
 
 deps:
 	@scripts/deps.sh
@@ -61,14 +81,27 @@ $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
 
 $(BUILD)/lib/%.o: src/lib/%.c $(wildcard src/lib/*.h src/lib/*/*.h include/*.h) $(SKELS) | $(BUILD)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 $(BUILD)/cli/%.o: src/cli/%.c $(wildcard src/cli/*.h src/lib/*.h src/lib/*/*.h include/*.h) $(SKELS) | $(BUILD)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Isrc/cli -c $< -o $@
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc/cli -c $< -o $@
 
 $(LIB): $(LIB_OBJS)
 	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/pic/lib/%.o: src/lib/%.c $(wildcard src/lib/*.h src/lib/*/*.h include/*.h) | $(BUILD)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -c $< -o $@
+
+# Only the libraries it calls are DT_NEEDED (--as-needed); --no-undefined
+# catches a missing one at build time rather than at a user's dlopen.
+$(SO): $(PIC_OBJS) src/lib/libbtfinline.map
+	$(CC) -shared $(filter-out -static,$(LDFLAGS)) -Wl,-soname,$(SONAME) \
+		-Wl,--version-script=src/lib/libbtfinline.map -Wl,--no-undefined \
+		-o $@ $(PIC_OBJS) -Wl,--as-needed -lbpf -ldw -lelf
+	ln -sf $(notdir $@) $(BUILD)/$(SONAME)
+	ln -sf $(SONAME) $(BUILD)/libbtfinline.so
 
 $(BIN): $(CLI_OBJS) $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(LIB) $(LIBS)
@@ -142,6 +175,54 @@ check: deps
 	$(MAKE) all unit
 	$(MAKE) asan
 	tests/run.sh
+
+# ---- Install ----
+# PREFIX and DESTDIR as usual; debian/rules sets PREFIX=/usr and LIBDIR to
+# the multiarch directory. Directories are left in place by uninstall.
+PREFIX       ?= /usr/local
+BINDIR       ?= $(PREFIX)/bin
+LIBDIR       ?= $(PREFIX)/lib
+INCLUDEDIR   ?= $(PREFIX)/include
+MANDIR       ?= $(PREFIX)/share/man
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+BASHCOMPDIR  ?= $(PREFIX)/share/bash-completion/completions
+INSTALL      ?= install
+RST2MAN      ?= rst2man
+HEADERS      := include/btfinline.h include/btfinline.bpf.h
+
+$(PC): src/lib/btfinline.pc.in VERSION Makefile | $(BUILD)
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' $< > $@.tmp && mv $@.tmp $@
+
+# Man pages (section 8, as bpftool's): reStructuredText in docs/man/.
+$(BUILD)/man/%.8: docs/man/%.rst VERSION
+	@mkdir -p $(dir $@)
+	sed 's/@VERSION@/$(VERSION)/' $< | $(RST2MAN) --strict > $@.tmp && mv $@.tmp $@
+
+man: $(MANS)
+
+install: $(BIN) $(LIB) $(SO) $(PC) $(MANS)
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) \
+		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(BASHCOMPDIR)
+	$(INSTALL) -m 755 $(BIN) $(DESTDIR)$(BINDIR)/btfinline
+	$(INSTALL) -m 644 $(LIB) $(SO) $(DESTDIR)$(LIBDIR)/
+	ln -sf $(notdir $(SO)) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libbtfinline.so
+	$(INSTALL) -m 644 $(HEADERS) $(DESTDIR)$(INCLUDEDIR)/
+	$(INSTALL) -m 644 $(PC) $(DESTDIR)$(PKGCONFIGDIR)/
+	$(INSTALL) -m 644 $(MANS) $(DESTDIR)$(MANDIR)/man8/
+	$(INSTALL) -m 644 bash-completion/btfinline $(DESTDIR)$(BASHCOMPDIR)/btfinline
+	[ -n "$(DESTDIR)" ] || ldconfig || true	# the new .so in the loader's cache
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/btfinline \
+		$(DESTDIR)$(LIBDIR)/libbtfinline.a $(DESTDIR)$(LIBDIR)/libbtfinline.so \
+		$(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/$(notdir $(SO)) \
+		$(addprefix $(DESTDIR)$(INCLUDEDIR)/,$(notdir $(HEADERS))) \
+		$(DESTDIR)$(PKGCONFIGDIR)/btfinline.pc \
+		$(addprefix $(DESTDIR)$(MANDIR)/man8/,$(notdir $(MANS))) \
+		$(DESTDIR)$(BASHCOMPDIR)/btfinline
+	[ -n "$(DESTDIR)" ] || ldconfig || true
 
 clean:
 	rm -rf build build-asan build-fuzz
