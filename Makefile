@@ -67,7 +67,7 @@ MANS      := $(patsubst docs/man/%.rst,$(BUILD)/man/%.8,$(wildcard docs/man/*.rs
 .SECONDARY:
 
 .PHONY: all deps run check check-fast asan fuzz fixtures unit interop clean print-reader-srcs \
-	man install uninstall deb
+	man install uninstall deb FORCE
 all: $(BIN) $(LIB) $(if $(SAN),,$(SO) $(PC))
 
 deps:
@@ -190,9 +190,13 @@ INSTALL      ?= install
 RST2MAN      ?= rst2man
 HEADERS      := include/btfinline.h include/btfinline.bpf.h
 
-$(PC): src/lib/btfinline.pc.in VERSION Makefile | $(BUILD)
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
-	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' $< > $@.tmp && mv $@.tmp $@
+# The .pc names the install directories: regenerated every time (a sed),
+# replaced only when it changes (make PREFIX=... after a plain make).
+$(PC): src/lib/btfinline.pc.in FORCE | $(BUILD)
+	@sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' \
+	    -e 's|@LIBDIR@|$(patsubst $(PREFIX)/%,$${prefix}/%,$(LIBDIR))|' \
+	    -e 's|@INCLUDEDIR@|$(patsubst $(PREFIX)/%,$${prefix}/%,$(INCLUDEDIR))|' $< > $@.tmp
+	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@ && echo "  PC $@ (prefix $(PREFIX))"; fi
 
 # Man pages (section 8, as bpftool's): reStructuredText in docs/man/.
 $(BUILD)/man/%.8: docs/man/%.rst VERSION
