@@ -228,5 +228,18 @@ uninstall:
 		$(DESTDIR)$(BASHCOMPDIR)/btfinline
 	[ -n "$(DESTDIR)" ] || ldconfig || true
 
+# Debian packages (debian/): built in a copy of the tree under DEBDIR, the
+# .debs left there. tests/t_install.sh builds, installs and removes them.
+DEBDIR ?= $(BUILD)/deb
+DEB_EXCLUDE := --exclude='./build*' --exclude=./.git --exclude=./debian/.debhelper \
+	--exclude=./debian/tmp --exclude=./debian/files --exclude='./debian/*.substvars' \
+	--exclude=./debian/debhelper-build-stamp --exclude=./debian/btfinline \
+	--exclude=./debian/libbtfinline0 --exclude=./debian/libbtfinline-dev
+deb:
+	rm -rf $(DEBDIR) && mkdir -p $(DEBDIR)/btfinline-$(VERSION)
+	tar $(DEB_EXCLUDE) -cf - . | tar -xf - -C $(DEBDIR)/btfinline-$(VERSION)
+	cd $(DEBDIR)/btfinline-$(VERSION) && env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS dpkg-buildpackage -us -uc -b
+	@ls $(DEBDIR)/*.deb
+
 clean:
 	rm -rf build build-asan build-fuzz

@@ -584,6 +584,27 @@ static int dump_addr(struct dump *d, uint64_t addr)
 	return rc;
 }
 
+/* --funcs: the names of the functions with sites, once each, sorted (what
+ * the bash completion offers after `dump FILE` and `trace -x BIN`). */
+static int dump_funcs(struct dump *d)
+{
+	const struct btfinline_site *s;
+	const char *prev = NULL;
+	size_t n;
+
+	s = btfinline__sites(d->bi, &n);
+	if (!s && n)
+		return 1;
+	for (size_t i = 0; i < n; i++) {
+		const struct btf_type *t = btfinline__type_by_id(d->bi, s[i].func_id);
+		const char *name = t ? btfinline__name_by_offset(d->bi, t->name_off) : NULL;
+
+		if (name && *name && (!prev || strcmp(prev, name)))
+			printf("%s\n", prev = name);
+	}
+	return 0;
+}
+
 static int dump_summary(struct dump *d)
 {
 	struct btfinline_sizes z;
@@ -639,6 +660,7 @@ static int dump_usage(void)
 		"  --addr ADDR  the inline sites whose probe address is ADDR\n"
 		"  --why[=ELF]  why an argument shows `?`, from the DWARF of ELF (default FILE)\n"
 		"  -j, -p       JSON, compact or indented (as bpftool's -j, -p)\n"
+		"  --funcs      the names of the functions with inline sites, one per line\n"
 		"  (no FUNC, no --addr: sizes of the blob)\n");
 	return 2;
 }
@@ -652,6 +674,7 @@ int cmd_dump(int argc, char **argv)
 		{ "base", required_argument, NULL, 'b' },
 		{ "addr", required_argument, NULL, 'a' },
 		{ "why", optional_argument, NULL, 'w' },
+		{ "funcs", no_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
@@ -661,7 +684,7 @@ int cmd_dump(int argc, char **argv)
 	int c, err, rc = 0, naddrs = 0;
 	char *end;
 	struct json_capture jc = {};
-	bool pretty = false;
+	bool pretty = false, funcs = false;
 
 	libbpf_set_print(NULL);	/* failures are reported by the reader, once */
 	optind = 1;
@@ -671,6 +694,7 @@ int cmd_dump(int argc, char **argv)
 		case 'p': d.fmt = F_JSON; pretty = true; break;
 		case 'b': oo.base_path = optarg; break;
 		case 'w': d.why_path = optarg ? optarg : ""; break;
+		case 'F': funcs = true; break;
 		case 'a':
 			if (naddrs == 64)
 				return dump_usage();
@@ -691,6 +715,8 @@ int cmd_dump(int argc, char **argv)
 	if (optind >= argc)
 		return dump_usage();
 	d.path = argv[optind++];
+	if (funcs && (optind < argc || naddrs || d.fmt != F_TEXT || d.why_path))
+		return dump_usage();
 	if (d.why_path && !*d.why_path)
 		d.why_path = d.path;
 	/* Callers are named only for printed sites; the summary needs none. */
@@ -708,6 +734,10 @@ int cmd_dump(int argc, char **argv)
 	}
 	if (pretty && d.fmt == F_JSON)
 		json_capture_begin(&jc);
+	if (funcs) {
+		rc = dump_funcs(&d);
+		goto out;
+	}
 	if (optind == argc && !naddrs) {
 		if (d.fmt == F_PERF) {
 			fprintf(stderr, "btfinline: --format=perf needs FUNC names\n");
