@@ -8,6 +8,7 @@
  *   inline_args BIN FUNC -- CMD [ARGS]
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,13 +120,19 @@ int main(int argc, char **argv)
 	struct btfinline *bi = NULL;
 	struct ctx c = { 0 };
 	int go[2], child, status, err, ret = 1;
+	char bin[PATH_MAX];
 
 	if (argc < 5 || strcmp(argv[3], "--")) {
 		fprintf(stderr, "usage: %s BIN FUNC -- CMD [ARGS]\n", argv[0]);
 		return 2;
 	}
 	c.func = argv[2];
-	err = btfinline__open(argv[1], NULL, &bi);	/* logs "FILE: problem" */
+	/* libbpf looks a relative uprobe path up in $PATH: make it absolute. */
+	if (!realpath(argv[1], bin)) {
+		fprintf(stderr, "inline_args: %s: %s\n", argv[1], strerror(errno));
+		return 1;
+	}
+	err = btfinline__open(bin, NULL, &bi);	/* logs "FILE: problem" */
 	if (err)
 		return 1;
 	if (list_sites(bi, &c))
@@ -153,10 +160,10 @@ int main(int argc, char **argv)
 	close(go[0]);
 
 	BTFI_OPTS(btfinline_attach_opts, ao, .bi = bi, .no_entry = true);
-	inl = btfinline_attach_uprobe(skel->progs.on_inline, child, argv[1], c.func, &ao);
+	inl = btfinline_attach_uprobe(skel->progs.on_inline, child, bin, c.func, &ao);
 	BTFI_OPTS(btfinline_attach_opts, eo, .bi = bi, .filter = only_entry,
 		  .log = { .fn = keep_log });
-	ent = btfinline_attach_uprobe(skel->progs.on_entry, child, argv[1], c.func, &eo);
+	ent = btfinline_attach_uprobe(skel->progs.on_entry, child, bin, c.func, &eo);
 	if (!ent && errno != ENOENT)	/* ENOENT: no out-of-line copy */
 		fprintf(stderr, "inline_args: %s\n", logged);
 	printf("attached: %zu inline, %zu entry\n", inl ? btfinline_link__cnt(inl) : 0,
