@@ -23,7 +23,7 @@ override CFLAGS += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wmissing-prot
 # STATIC=0 links them as shared libraries instead (the Debian package:
 # Debian's security updates of libbpf and elfutils then reach the CLI;
 # README, Install, has the startup cost of each).
-LIBS_A  := -lbpf -ldw -lelf -lz -llzma -lbz2
+LIBS_A  := -lbpf -ldw -lelf -lcapstone -lz -llzma -lbz2
 STATIC  ?= 1
 ifneq ($(SAN),)
 LIBS    := -Wl,-Bstatic $(LIBS_A) -Wl,-Bdynamic
@@ -31,7 +31,7 @@ else ifeq ($(STATIC),1)
 LDFLAGS += -static
 LIBS    := $(LIBS_A)
 else
-LIBS    := -Wl,--as-needed -lbpf -ldw -lelf
+LIBS    := -Wl,--as-needed -lbpf -ldw -lelf -lcapstone
 endif
 
 # One version, in the file VERSION: `btfinline --version`.
@@ -66,7 +66,7 @@ MANS      := $(patsubst docs/man/%.rst,$(BUILD)/man/%.8,$(wildcard docs/man/*.rs
 # Keep generated BPF objects and skeletons: tests build against them.
 .SECONDARY:
 
-.PHONY: all deps run check check-fast asan fuzz fixtures unit interop clean print-reader-srcs \
+.PHONY: all deps run check check-fast asan fuzz fixtures unit interop clean print-reader-srcs print-libs \
 	man install uninstall deb FORCE
 all: $(BIN) $(LIB) $(if $(SAN),,$(SO) $(PC))
 
@@ -87,6 +87,9 @@ $(BUILD)/cli/%.o: src/cli/%.c $(wildcard src/cli/*.h src/lib/*.h src/lib/*/*.h i
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc/cli -c $< -o $@
 
+$(BUILD)/cli/main.o: VERSION
+$(BUILD)/cli/main.o: override CFLAGS += -DBTFI_VERSION='"$(VERSION)"'
+
 $(LIB): $(LIB_OBJS)
 	rm -f $@ && ar rcs $@ $^
 
@@ -99,7 +102,7 @@ $(BUILD)/pic/lib/%.o: src/lib/%.c $(wildcard src/lib/*.h src/lib/*/*.h include/*
 $(SO): $(PIC_OBJS) src/lib/libbtfinline.map
 	$(CC) -shared $(filter-out -static,$(LDFLAGS)) -Wl,-soname,$(SONAME) \
 		-Wl,--version-script=src/lib/libbtfinline.map -Wl,--no-undefined \
-		-o $@ $(PIC_OBJS) -Wl,--as-needed -lbpf -ldw -lelf
+		-o $@ $(PIC_OBJS) -Wl,--as-needed -lbpf -ldw -lelf -lcapstone
 	ln -sf $(notdir $@) $(BUILD)/$(SONAME)
 	ln -sf $(SONAME) $(BUILD)/libbtfinline.so
 
@@ -114,6 +117,10 @@ unit: $(UNIT_BINS)
 
 print-reader-srcs:
 	@echo $(READER_SRCS)
+
+# What a program linking libbtfinline.a needs after it (test helpers).
+print-libs:
+	@echo $(LIBS_A)
 
 $(BUILD):
 	@mkdir -p $(BUILD)
@@ -137,8 +144,9 @@ fuzz: asan fixtures
 
 # Interop with upstream libbpf (not in `make check`: needs a source tree we
 # cannot download): builds LIBBPF_SRC's libbpf statically into
-# $(BUILD)/interop, the checker against its headers only, and runs it on
-# the fixtures' and the cached Debian kernel's blobs (tests/interop/run.sh).
+# $(BUILD)/interop, the checker against its headers only, btfinline's own
+# site printer (ours) against libbtfinline.a, and runs both on the
+# fixtures' and the cached Debian kernel's blobs (tests/interop/run.sh).
 INTEROP := $(BUILD)/interop
 ifneq ($(filter interop,$(MAKECMDGOALS)),)
 ifeq ($(LIBBPF_SRC),)
@@ -162,7 +170,13 @@ $(INTEROP)/check: tests/interop/check.c $(INTEROP)/root/lib/libbpf.a
 	$(CC) -O2 -g -std=gnu11 -Wall -Wextra -Wno-unused-parameter -D_GNU_SOURCE \
 		-I$(INTEROP)/root/include -o $@ $< $(INTEROP)/root/lib/libbpf.a -lelf -lz
 
-interop: all fixtures $(INTEROP)/check
+# btfinline's side of the field-by-field site comparison: the public
+# reader API, linked as any user of libbtfinline.a is.
+$(INTEROP)/ours: tests/interop/ours.c $(LIB) include/btfinline.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(LIB) $(LIBS) $(LDFLAGS)
+
+interop: all fixtures $(INTEROP)/check $(INTEROP)/ours
 	tests/interop/run.sh $(BUILD)
 
 FORCE:

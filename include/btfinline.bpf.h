@@ -190,7 +190,9 @@ static __always_inline int __btfi_eval(struct pt_regs *ctx, const struct btfi_si
 	default:
 		return -ENOENT;
 	}
-	if (a->kind != BTFI_ARG_REG_OFF && a->kind != BTFI_ARG_ADDR)
+	/* The value has the parameter's size (or a narrower one: GCC's
+	 * conversion idioms), also for a computed reg + off. */
+	if (a->kind != BTFI_ARG_ADDR)
 		__btfi_extend(&v[0], a->size, a->is_signed);
 
 	for (i = 0; i < BTFI_MAX_STEPS; i++) {

@@ -138,11 +138,12 @@ const char *btfi_loc_kind_str(enum btfi_loc_kind k);
  * @return buf
  */
 const char *btfi_loc_type_str(const struct btfi_loc *l, char *buf, size_t n);
-/* A register read narrower than the parameter (GCC's extension idioms):
- * printed as a cast, (u32)%rdi. */
+/* A register (or register + offset) value narrower than the parameter
+ * (GCC's conversion idioms): printed as a cast, (u32)%rdi, (s32)(%rbx+0x1). */
 static inline bool btfi_loc_narrowed(const struct btfi_loc *l, uint32_t param_size)
 {
-	return l->kind == BTFI_LOC_KREG && l->size && l->size < param_size;
+	return (l->kind == BTFI_LOC_KREG || l->kind == BTFI_LOC_KREG_OFF) && l->size &&
+	       l->size < param_size;
 }
 /**
  * @brief **btfi_reg_name()** names an x86-64 DWARF register.
@@ -151,6 +152,17 @@ static inline bool btfi_loc_narrowed(const struct btfi_loc *l, uint32_t param_si
  * @return "rax", ..., "r15", "rip", "fb"; NULL for any other number.
  */
 const char *btfi_reg_name(uint32_t dwreg);
+/**
+ * @brief **btfi_loc_snprintf()** writes a location as `btfinline dump` and
+ * `stats --sites` print it: %rdi, (u32)%rdi (narrowed, see above),
+ * %rax:%rdx, %rsp+0x8, *(u64 *)(%rsp+0x8), 0x3 or -1, &0x4010 (rebased
+ * address), ? (none; callers add a reason).
+ * @param buf, n as snprintf's
+ * @param l the location
+ * @param param_size the parameter's size in bytes (for the narrowing cast)
+ * @return what snprintf returns
+ */
+int btfi_loc_snprintf(char *buf, size_t n, const struct btfi_loc *l, uint32_t param_size);
 
 /* ---- Reader: .BTF.inline of an ELF, a raw blob, or sysfs ---- */
 struct btfinline;

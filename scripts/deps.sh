@@ -1,9 +1,9 @@
 #!/bin/sh
 # Install the Debian 12 packages btfinline needs to build and test, if missing.
 set -e
-PKGS="gcc make libdw-dev libelf-dev libbpf-dev zlib1g-dev liblzma-dev libbz2-dev clang llvm bpftool dwarves
+PKGS="gcc make libdw-dev libelf-dev libbpf-dev libcapstone-dev zlib1g-dev liblzma-dev libbz2-dev clang llvm bpftool dwarves
       gdb linux-libc-dev libclang-rt-14-dev qemu-system-x86 busybox-static cpio
-      file binutils time linux-perf
+      file binutils time linux-perf libc6-dbg
       python3-docutils pkg-config man-db bash-completion dpkg-dev debhelper lintian"
 missing=""
 for p in $PKGS; do

@@ -171,7 +171,7 @@ so=$P/lib/libbtfinline.so.$V
 soname=$(readelf -d "$so" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
 [ "$soname" = libbtfinline.so.0 ] || fail "SONAME '$soname'"
 needed=$(readelf -d "$so" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | sort | tr '\n' ' ')
-[ "$needed" = "libbpf.so.1 libc.so.6 libdw.so.1 libelf.so.1 " ] || fail "NEEDED: $needed"
+[ "$needed" = "libbpf.so.1 libc.so.6 libcapstone.so.4 libdw.so.1 libelf.so.1 " ] || fail "NEEDED: $needed"
 exported=$(nm -D --defined-only "$so" | awk '$2 == "T" { print $3 }' | sort)
 echo "$exported" | grep -qv "@@LIBBTFINLINE_$V\$" && fail "symbols outside the version node: $(echo "$exported" | grep -v "@@LIBBTFINLINE_$V")"
 exported=$(echo "$exported" | sed 's/@.*//')
@@ -242,7 +242,7 @@ contents() { dpkg-deb -c "$tmp/deb/$1_${V}_amd64.deb" | awk '$1 !~ /^d/ { print 
 [ "$(contents libbtfinline-dev)" = "usr/include/btfinline.bpf.h usr/include/btfinline.h usr/lib/$ma/libbtfinline.a usr/lib/$ma/libbtfinline.so usr/lib/$ma/pkgconfig/btfinline.pc " ] ||
 	fail "libbtfinline-dev package: $(contents libbtfinline-dev)"
 dep=$(dpkg-deb -f "$tmp/deb/btfinline_${V}_amd64.deb" Depends)
-case $dep in *libbpf1*libdw1*libelf1*) ;; *) fail "btfinline Depends: $dep" ;; esac
+case $dep in *libbpf1*libcapstone4*libdw1*libelf1*) ;; *) fail "btfinline Depends: $dep" ;; esac
 echo "ok: package contents; btfinline Depends: $dep"
 
 installed_debs=1

@@ -15,7 +15,11 @@
 #     BPF program or link (bpftool) after each exit (SIGTERM, SIGINT, -d);
 #  5. narrowed arguments: an ia32 system call from a 64-bit process with
 #     garbage in the registers' upper halves; __do_sys_nanosleep_time32's
-#     rmtp (DWARF: low 32 bits of rbx) must print the 32-bit value.
+#     rmtp (DWARF: low 32 bits of rbx) must print the 32-bit value;
+#  6. a site kprobes cannot take (get_stack_guard_info is inlined once into
+#     exc_double_fault, which the kernel's kprobe blacklist holds, and once
+#     elsewhere): all-or-none refuses the function naming the site,
+#     --best-effort attaches the other one and says which it left out.
 source "$(dirname "$0")/kernel/lib.sh"
 kernel_test_init trace
 command -v perf >/dev/null || fail "perf not installed (scripts/deps.sh installs linux-perf)"
@@ -56,7 +60,7 @@ odirect=$(build_odirect) || fail "building tests/kernel/odirect.c"
 # The public btfinline_attach_kprobe() alone, with the CLI's BPF program.
 gcc -O2 -std=gnu11 -Wall -Wextra -I"$KTOP/include" -I"$KTOP/src/lib" -I"$KBUILD" \
 	-o "$KOUT/kattach" "$KTOP/tests/kernel/kattach.c" "$KBUILD/libbtfinline.a" \
-	-lbpf -ldw -lelf -lz || fail "building tests/kernel/kattach.c"
+	$(btfi_libs) || fail "building tests/kernel/kattach.c"
 off2=$((4096 * (RANDOM % 1000))); len2=$((1 + RANDOM * 5))
 # 5. narrowed arguments: ia32 nanosleep_time32 with garbage above 32 bits
 gcc -O2 -static -Wall -Wextra -o "$KOUT/ia32" "$KTOP/tests/kernel/ia32.c" || fail "building tests/kernel/ia32.c"
@@ -123,6 +127,11 @@ sleep 0.3
 kill -TERM \$pid; wait \$pid; echo "RC run7 \$?"
 leftover run7
 
+# run 8: a blacklisted site (noinstr text): refused, then best effort
+\$B -d 0.3 get_stack_guard_info >run8.out 2>run8.err; echo "RC run8 \$?"
+\$B -d 0.3 --best-effort get_stack_guard_info >run9.out 2>run9.err; echo "RC run9 \$?"
+leftover run9
+
 # wrong inline info / wrong base / right base
 ./btfinline trace -k --inline-btf wrong.blob ksys_fallocate >run4.out 2>run4.err; echo "RC run4 \$?"
 \$B --base bad.btf ksys_fallocate >run5.out 2>run5.err; echo "RC run5 \$?"
@@ -135,7 +144,7 @@ leftover kattach
 grep -v '^#' \$T/trace | sed -E 's/^.* [0-9]+\.[0-9]+: ([A-Za-z0-9_]+): /EV \1: /'
 echo >\$T/kprobe_events
 echo "KLIST-BEGIN"; cat \$L; echo "KLIST-END"
-for n in run1 run2 run3 run4 run5 run6 run7; do
+for n in run1 run2 run3 run4 run5 run6 run7 run8 run9; do
 	sed "s/^/\$n: /" \$n.out; sed "s/^/\$n-err: /" \$n.err
 done
 EOS
@@ -218,8 +227,16 @@ echo "$line" | grep -Eq " rqtp=0x$rq rmtp=0x$rm_\$" ||
 [ "$(echo "$line" | wc -l)" = 1 ] || fail "run7: $(echo "$line" | wc -l) lines, expected 1"
 echo "ok: ia32 nanosleep_time32: rqtp=0x$rq rmtp=0x$rm_ (narrowed register read)"
 
+# --- 6. a site kprobes cannot take: all-or-none refuses, best effort goes on
+expect_line "$o" "^RC run8 1\$"
+expect_line "$o" "^run8-err: btfinline: kernel: get_stack_guard_info: 1 site cannot be probed, calls there would be missed, refusing \(--best-effort to attach the others\): .*kprobe blacklist"
+expect_line "$o" "^RC run9 0\$"
+expect_line "$o" "^run9-err: btfinline: 1 probe on 1 function in kernel\$"
+expect_line "$o" "^run9-err: btfinline: kernel: get_stack_guard_info: 1 site skipped: .*kprobe blacklist"
+echo "ok: get_stack_guard_info: blacklisted site refused by default, the other attached with --best-effort"
+
 # --- 4. nothing left behind
-for r in run1 run2 run3 run6 run7 kattach; do
+for r in run1 run2 run3 run6 run7 run9 kattach; do
 	expect_line "$o" "^LEFT $r kprobes=0 progs=0 links=0\$"
 done
 n=$(grep -E '^KPROBES-DURING-RUN1 ' "$o" | awk '{ print $2 }')

@@ -40,7 +40,7 @@ bas_site=${bas_site#p:btfi/}; fa_site=${fa_site#p:btfi/}
 # running kernel (registered below without arguments).
 build_ksites() {
 	gcc -O2 -std=gnu11 -D_GNU_SOURCE -I"$KTOP/include" -I"$KTOP/src/lib" -o "$KOUT/ksites" \
-		"$KTOP/tests/kernel/ksites.c" "$KBUILD/libbtfinline.a" -lbpf -ldw -lelf -lz
+		"$KTOP/tests/kernel/ksites.c" "$KBUILD/libbtfinline.a" $(btfi_libs)
 }
 build_ksites || fail "building ksites"
 "$KOUT/ksites" "$KCACHE/vmlinux" blk_account_io_start >"$KOUT/scan_sites"

@@ -29,6 +29,28 @@ for bin in "$FIXTURES"/shapes-{gcc,clang}-dw{5,4}; do
 	python3 -c 'import json,sys; a,b=(open(f).read() for f in sys.argv[1:]); ja,jb=json.loads(a),json.loads(b); ja.pop("extraction_secs"); jb.pop("extraction_secs"); sys.exit(not (ja == jb and b.count("\n") > 20 and "\n    \"params\": " in b))' \
 		"$tmp/$name.json" "$tmp/$name.pjson" || { echo "FAIL $name: stats -p is not the --json output indented"; fail=1; }
 	"$BTFINLINE" stats "$bin" --sites >"$tmp/$name.sites" || { fail=1; continue; }
+	# The per-function figure and --max-instances, recounted from --sites
+	# (one line per instance with each argument's location or ?(reason)).
+	"$BTFINLINE" stats "$bin" --json --max-instances 1 >"$tmp/$name.max1.json" || fail=1
+	python3 - "$tmp/$name.sites" "$tmp/$name.json" "$tmp/$name.max1.json" <<'PY' || { echo "FAIL $name: per-function counts"; fail=1; }
+import collections, json, re, sys
+sites = [l for l in open(sys.argv[1]) if l.startswith("site ")]
+full, one = json.load(open(sys.argv[2])), json.load(open(sys.argv[3]))
+n, bad = collections.Counter(), set()
+for l in sites:
+    f = l.split()[1]
+    n[f] += 1
+    if "?(" in l.split(":", 1)[1] or " 0x0 in " in l:
+        bad.add(f)
+want = (len(n), len(n) - len(bad))
+got = (full["funcs_inlined"], full["funcs_all_recoverable"])
+once = sum(1 for f in n if n[f] == 1)
+ok = got == want and one["inline_instances"] == once and one["funcs_over_max"] == len(n) - once \
+     and one["sites_over_max"] == sum(c for c in n.values() if c > 1)
+print("%s funcs inlined/all recoverable %s (from --sites %s); --max-instances 1: %d instances (%d functions once)"
+      % ("ok  " if ok else "FAIL", got, want, one["inline_instances"], once))
+sys.exit(0 if ok else 1)
+PY
 	# The sanitizer build must agree and stay silent.
 	if [ -x "$TOP/build-asan/btfinline" ]; then
 		if ! "$TOP/build-asan/btfinline" stats "$bin" --sites >"$tmp/$name.asan" 2>"$tmp/$name.asan.err" ||
@@ -68,21 +90,22 @@ deref = {("obj_id", "o"): ("int", lambda i: 100 + i),       # o->id
 ctype = {1: "unsigned char", 2: "unsigned short", 4: "unsigned int", 8: "unsigned long"}
 
 def gdb_expr(loc, size):
-    kind, _, rest = loc.partition(":")
-    if kind == "reg":
-        return [f"((long)${rest})"]
-    if kind == "reg_offset":
-        r, off = re.match(r"(\w+)([+-]\d+)", rest).groups()
-        return [f"((long)${r} {off})"]
-    if kind.startswith("mem"):
-        sz = int(kind[3:])
-        r, off = re.match(r"(\w+)([+-]\d+)", rest).groups()
-        return [f"*({ctype.get(sz, 'unsigned long')} *)((long)${r} {off})"]
-    if kind == "const":
-        return [rest]
-    if kind == "reg_pair":
-        a, b = rest.split(",")
-        return [f"((long)${a})", f"((long)${b})"]
+    """gdb expression(s) for a location as `stats --sites` prints it."""
+    m = re.match(r"(?:\(\w+\))?%(\w+)$", loc)              # %rdi, (u32)%rdi
+    if m:
+        return [f"((long)${m.group(1)})"]
+    m = re.match(r"%(\w+)([+-]0x[0-9a-f]+)$", loc)           # %rsp+0x20
+    if m:
+        return [f"((long)${m.group(1)} {int(m.group(2), 16):+d})"]
+    m = re.match(r"\*\([su](\d+) \*\)\(%(\w+)([+-]0x[0-9a-f]+)?\)$", loc)  # *(u64 *)(%rsi+0x8)
+    if m:
+        sz, off = int(m.group(1)) // 8, int(m.group(3) or "0", 16)
+        return [f"*({ctype.get(sz, 'unsigned long')} *)((long)${m.group(2)} {off:+d})"]
+    if re.match(r"-?(0x[0-9a-f]+|\d+)$", loc):                # 0x3, -1
+        return [str(int(loc, 0))]
+    m = re.match(r"%(\w+):%(\w+)$", loc)                    # %rax:%rdx
+    if m:
+        return [f"((long)${m.group(1)})", f"((long)${m.group(2)})"]
     return None
 
 script = ["set pagination off", "set confirm off", "starti 3",
@@ -92,7 +115,8 @@ for l in sites:
     m = re.match(r"site (\S+) (0x[0-9a-f]+) .*?: (.*)$", l)
     if not m or m.group(2) == "0x0":
         continue
-    func, addr, params = m.group(1), m.group(2), m.group(3).split()
+    func, addr = m.group(1), m.group(2)
+    params = re.split(r" (?=[A-Za-z_][A-Za-z_0-9.]*=)", m.group(3).strip())
     exprs, keys = [], []
     for p in params:
         pn, loc = p.split("=", 1)

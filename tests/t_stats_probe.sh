@@ -76,7 +76,8 @@ def sites(policy):
     for l in out.splitlines():
         m = re.match(r"site (f\d+) (0x[0-9a-f]+) .* at \S+:(\d+) depth \d+ shndx \d+: (.*)$", l)
         if m:
-            res.append((m.group(2), int(m.group(3)), m.group(4).split()))
+            res.append((m.group(2), int(m.group(3)),
+                        re.split(r" (?=[A-Za-z_][A-Za-z_0-9.]*=)", m.group(4).strip())))
     return res
 # Instances whose entry_pc lies outside their ranges: where the two policies differ.
 outside = {a[1] for a, b in zip(sites("entry-pc"), sites("entry-in-range")) if a[0] != b[0]}
@@ -88,16 +89,17 @@ for l in subprocess.run([binary, N], capture_output=True, text=True).stdout.spli
 nm = subprocess.run(["nm", binary], capture_output=True, text=True).stdout
 mainoff = int(re.search(r"^([0-9a-f]+) T main$", nm, re.M).group(1), 16)
 def gexpr(loc):
-    k, _, r = loc.partition(":")
-    if k == "reg":
-        return f"(long)${r}"
-    if k == "const":
-        return r
-    m = re.match(r"(\w+)([+-]\d+)$", r)
-    if k == "reg_offset" and m:
-        return f"((long)${m.group(1)} {m.group(2)})"
-    if k == "mem8" and m:
-        return f"*(long *)((long)${m.group(1)} {m.group(2)})"
+    m = re.match(r"%(\w+)$", loc)
+    if m:
+        return f"(long)${m.group(1)}"
+    if re.match(r"-?(0x[0-9a-f]+|\d+)$", loc):
+        return str(int(loc, 0))
+    m = re.match(r"%(\w+)([+-]0x[0-9a-f]+)$", loc)
+    if m:
+        return f"((long)${m.group(1)} {int(m.group(2), 16):+d})"
+    m = re.match(r"\*\([su]64 \*\)\(%(\w+)([+-]0x[0-9a-f]+)?\)$", loc)
+    if m:
+        return f"*(long *)((long)${m.group(1)} {int(m.group(2) or '0', 16):+d})"
     return None
 
 def run(policy):

@@ -23,26 +23,11 @@
 struct ctx {
 	const char *func;
 	const char *names[MAX_ARGS];
+	uint32_t sizes[MAX_ARGS];	/* bytes, for btfi_loc_snprintf's casts */
 	int nnames;
 };
 
-/* A location as `btfinline dump` shows it, short form. */
-static void print_loc(const struct btfi_loc *l)
-{
-	const char *r = btfi_reg_name(l->reg);
-
-	switch (l->kind) {
-	case BTFI_LOC_KREG: printf("%%%s", r ? r : "?"); break;
-	case BTFI_LOC_KREG_PAIR: printf("%%%s:%%%s", r ? r : "?", btfi_reg_name(l->reg2)); break;
-	case BTFI_LOC_KREG_OFF: printf("%%%s%+lld", r ? r : "?", (long long)l->off); break;
-	case BTFI_LOC_KMEM: printf("*(%%%s%+lld)", r ? r : "?", (long long)l->off); break;
-	case BTFI_LOC_KCONST: printf("0x%llx", (unsigned long long)l->cval); break;
-	case BTFI_LOC_KADDR: printf("&0x%llx", (unsigned long long)l->cval); break;
-	default: printf("?(%s)", btfi_reason_str(l->reason)); break;
-	}
-}
-
-/* Parameter names of FUNC from its prototype in the BTF view. */
+/* Parameter names and sizes of FUNC from its prototype in the BTF view. */
 static void param_names(struct btfinline *bi, uint32_t func_id, struct ctx *c)
 {
 	const struct btf *btf = btfinline__btf(bi);
@@ -52,8 +37,12 @@ static void param_names(struct btfinline *bi, uint32_t func_id, struct ctx *c)
 	if (!t || !btf_is_func(t) || !(t = btf__type_by_id(btf, t->type)) || !btf_is_func_proto(t))
 		return;
 	p = btf_params(t);
-	for (c->nnames = 0; c->nnames < btf_vlen(t) && c->nnames < MAX_ARGS; c->nnames++)
+	for (c->nnames = 0; c->nnames < btf_vlen(t) && c->nnames < MAX_ARGS; c->nnames++) {
+		int sz = btf__resolve_size(btf, p[c->nnames].type);
+
 		c->names[c->nnames] = btf__name_by_offset(btf, p[c->nnames].name_off);
+		c->sizes[c->nnames] = sz > 0 ? sz : 0;
+	}
 }
 
 static int list_sites(struct btfinline *bi, struct ctx *c)
@@ -75,8 +64,10 @@ static int list_sites(struct btfinline *bi, struct ctx *c)
 		printf("  %s+0x%x 0x%llx:", btfinline__sec_name(bi, s[i].secno), s[i].offset,
 		       (unsigned long long)(base + s[i].offset));
 		for (int a = 0; a < nargs && a < MAX_ARGS; a++) {
-			printf(" %s=", a < c->nnames ? c->names[a] : "?");
-			print_loc(&locs[a]);
+			char loc[64];
+
+			btfi_loc_snprintf(loc, sizeof(loc), &locs[a], a < c->nnames ? c->sizes[a] : 0);
+			printf(" %s=%s", a < c->nnames ? c->names[a] : "?", loc);
 		}
 		putchar('\n');
 	}

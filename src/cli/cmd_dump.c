@@ -22,9 +22,13 @@
 #include <bpf/libbpf.h>
 #include "btfinline.h"
 #include "cli.h"
-#include "json_pretty.h"
+#include "source/source.h"
+#include "json_writer.h"
 #include "dwarf/scan.h"
+#include "elf_file.h"
 #include "elf_syms.h"
+#include "debug_opts.h"
+#include "dwarf/debuginfo.h"
 
 enum fmt { F_TEXT, F_JSON, F_PERF };
 
@@ -33,10 +37,11 @@ struct dump {
 	struct btfinline *bi;
 	enum fmt fmt;
 	struct btfi_symtab st;
-	bool first_json;
+	struct json_writer jw;		/* -j, -p */
 	/* --why: the DWARF of why_path says why an argument has no location
 	 * (the format keeps no reason). Scanned once, before any output. */
 	const char *why_path;
+	struct debug_opts dbg;		/* where that DWARF (and .symtab) is */
 	struct btfi_scan *scan;
 	uint32_t *scan_by_addr;		/* scan sites with an address, by addr */
 	uint32_t nscan_by_addr;
@@ -182,28 +187,6 @@ static void proto_str(const struct btfinline *bi, uint32_t func_id, char *buf, s
 
 /* ---- locations ---- */
 
-
-static void reg_str(uint32_t reg, char *buf, size_t n)
-{
-	const char *r = btfi_reg_name(reg);
-
-	if (reg == BTFI_REG_FBREG)
-		snprintf(buf, n, "fb");
-	else if (r)
-		snprintf(buf, n, "%%%s", r);
-	else
-		snprintf(buf, n, "%%reg%u", reg);
-}
-
-static void off_str(int64_t off, char *buf, size_t n)
-{
-	if (off)
-		snprintf(buf, n, "%c0x%llx", off < 0 ? '-' : '+',
-			 (unsigned long long)(off < 0 ? -(uint64_t)off : (uint64_t)off));
-	else
-		buf[0] = 0;
-}
-
 /* Byte size of a scalar type through modifiers and typedefs; 0 if none. */
 static uint32_t scalar_size(const struct btfinline *bi, uint32_t id)
 {
@@ -228,45 +211,6 @@ static uint32_t scalar_size(const struct btfinline *bi, uint32_t id)
 	return 0;
 }
 
-/* psize: the parameter's size; a narrower register read (GCC's zero- or
- * sign-extension idioms) is shown as a cast: x=(u32)%rdi. */
-static void loc_str(const struct btfi_loc *l, uint32_t psize, char *buf, size_t n)
-{
-	char r[32], r2[32], o[32], ty[16];
-
-	reg_str(l->reg, r, sizeof(r));
-	off_str(l->off, o, sizeof(o));
-	switch (l->kind) {
-	case BTFI_LOC_KREG:
-		if (btfi_loc_narrowed(l, psize))
-			snprintf(buf, n, "(%s)%s", btfi_loc_type_str(l, ty, sizeof(ty)), r);
-		else
-			snprintf(buf, n, "%s", r);
-		break;
-	case BTFI_LOC_KREG_PAIR:
-		reg_str(l->reg2, r2, sizeof(r2));
-		snprintf(buf, n, "%s:%s", r, r2);
-		break;
-	case BTFI_LOC_KREG_OFF:
-		snprintf(buf, n, "%s%s", r, o);
-		break;
-	case BTFI_LOC_KMEM:
-		snprintf(buf, n, "*(%s *)(%s%s)", btfi_loc_type_str(l, ty, sizeof(ty)), r, o);
-		break;
-	case BTFI_LOC_KCONST:
-		if (l->is_signed && (int64_t)l->cval < 0)
-			snprintf(buf, n, "%lld", (long long)l->cval);
-		else
-			snprintf(buf, n, "0x%llx", (unsigned long long)l->cval);
-		break;
-	case BTFI_LOC_KADDR:
-		snprintf(buf, n, "&0x%llx", (unsigned long long)l->cval);
-		break;
-	default:
-		snprintf(buf, n, "?");
-	}
-}
-
 /* kprobe-tracer fetch argument for perf probe; false if perf cannot fetch it. */
 static bool perf_arg(const struct btfi_loc *l, char *buf, size_t n)
 {
@@ -284,20 +228,6 @@ static bool perf_arg(const struct btfi_loc *l, char *buf, size_t n)
 	else
 		snprintf(buf, n, "%+lld(%%%s):%s", (long long)l->off, kr[l->reg], ty);
 	return true;
-}
-
-static void json_str(const char *s)
-{
-	putchar('"');
-	for (; s && *s; s++) {
-		if (*s == '"' || *s == '\\')
-			printf("\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			printf("\\u%04x", *s);
-		else
-			putchar(*s);
-	}
-	putchar('"');
 }
 
 static uint64_t site_addr(struct dump *d, const struct btfinline_site *s, bool *known)
@@ -319,14 +249,37 @@ static int cmp_scan_addr(const void *a, const void *b, void *ctx)
 	return (x > y) - (x < y);
 }
 
+static void quiet(void *ctx, const char *msg)
+{
+}
+
+/* A stripped ELF's .symtab is in its debug file (what gdb and perf read);
+ * not finding one only leaves the callers unnamed. */
+static void symtab_open_any(struct dump *d)
+{
+	BTFI_OPTS(btfi_debuginfo_opts, o, .log = { quiet, NULL }, .debug_file = d->dbg.file,
+		  .debug_dirs = d->dbg.dirs);
+	char *dp = NULL;
+
+	btfi_symtab_open(&d->st, d->path);
+	if (d->st.fd >= 0 || btfi_file_kind(d->path) != BTFI_FILE_ELF ||
+	    btfi_debuginfo_find(d->path, &o, &dp) || !dp)
+		return;
+	btfi_symtab_open(&d->st, dp);
+	if (d->st.fd >= 0 && d->dbg.verbose)
+		fprintf(stderr, "btfinline: %s: symbols from %s\n", d->path, dp);
+	free(dp);
+}
+
 /* Scan why_path and index its sites by address; false: logged. */
 static bool why_load(struct dump *d)
 {
-	BTFI_OPTS(btfi_scan_opts, so);
+	BTFI_OPTS(btfi_scan_opts, so, .debug_file = d->dbg.file, .debug_dirs = d->dbg.dirs);
 	uint32_t n = 0;
 
 	if (btfi_scan_open(d->why_path, &so, &d->scan))
 		return false;	/* the scan logged "btfinline: FILE: problem" */
+	debug_opts_report(&d->dbg, d->why_path, d->scan->dwarf_path, d->scan->di->src);
 	d->scan_by_addr = malloc((d->scan->nsites + 1) * sizeof(*d->scan_by_addr));
 	if (!d->scan_by_addr) {
 		fprintf(stderr, "btfinline: %s: out of memory\n", d->why_path);
@@ -426,12 +379,13 @@ static int dump_sites(struct dump *d, const char *name, const struct btfinline_s
 	if (d->fmt == F_TEXT)
 		printf("%s: %s inlined, %zu site%s\n  %s\n", name, cls, n, n == 1 ? "" : "s", proto);
 	else if (d->fmt == F_JSON) {
-		printf("%s{\"name\":", d->first_json ? "" : ",");
-		d->first_json = false;
-		json_str(name);
-		printf(",\"inlined\":\"%s\",\"proto\":", cls);
-		json_str(proto);
-		printf(",\"nsites\":%zu,\"sites\":[", n);
+		jw_start_object(&d->jw);
+		jw_string_field(&d->jw, "name", name);
+		jw_string_field(&d->jw, "inlined", cls);
+		jw_string_field(&d->jw, "proto", proto);
+		jw_uint_field(&d->jw, "nsites", n);
+		jw_name(&d->jw, "sites");
+		jw_start_array(&d->jw);
 	}
 	for (size_t i = 0; i < n; i++) {
 		const struct btf_type *f = btfinline__type_by_id(d->bi, s[i].func_id);
@@ -451,17 +405,17 @@ static int dump_sites(struct dump *d, const char *name, const struct btfinline_s
 				printf(" %s+0x%llx", c->name, (unsigned long long)c->off);
 			printf(":");
 		} else if (d->fmt == F_JSON) {
-			printf("%s{\"section\":", i ? "," : "");
-			json_str(sec);
-			printf(",\"offset\":%u", s[i].offset);
+			jw_start_object(&d->jw);
+			jw_string_field(&d->jw, "section", sec);
+			jw_uint_field(&d->jw, "offset", s[i].offset);
 			if (known)
-				printf(",\"address\":%llu", (unsigned long long)addr);
+				jw_uint_field(&d->jw, "address", addr);
 			if (c && c->name) {
-				printf(",\"caller\":");
-				json_str(c->name);
-				printf(",\"caller_offset\":%llu", (unsigned long long)c->off);
+				jw_string_field(&d->jw, "caller", c->name);
+				jw_uint_field(&d->jw, "caller_offset", c->off);
 			}
-			printf(",\"args\":[");
+			jw_name(&d->jw, "args");
+			jw_start_array(&d->jw);
 		} else {
 			if (!c || !c->name) {
 				printf("# %s %s+0x%x: no caller symbol, perf cannot place it\n", name, sec, s[i].offset);
@@ -492,7 +446,7 @@ static int dump_sites(struct dump *d, const char *name, const struct btfinline_s
 		for (int k = 0; k < nl && k < 64 && k < btf_vlen(p); k++) {
 			const char *pn = nm(d->bi, pp[k].name_off), *r = NULL;
 
-			loc_str(&locs[k], scalar_size(d->bi, pp[k].type), loc, sizeof(loc));
+			btfi_loc_snprintf(loc, sizeof(loc), &locs[k], scalar_size(d->bi, pp[k].type));
 			if (locs[k].kind == BTFI_LOC_NONE) {
 				r = why(d, name, &s[i], k);
 				unknown |= !r;
@@ -502,23 +456,27 @@ static int dump_sites(struct dump *d, const char *name, const struct btfinline_s
 				if (r)
 					printf("(%s)", r);
 			} else {
-				printf("%s{\"name\":", k ? "," : "");
-				json_str(pn);
-				printf(",\"kind\":\"%s\",\"loc\":", btfi_loc_kind_str(locs[k].kind));
-				json_str(loc);
-				printf(",\"size\":%u", locs[k].size);
+				jw_start_object(&d->jw);
+				jw_string_field(&d->jw, "name", pn);
+				jw_string_field(&d->jw, "kind", btfi_loc_kind_str(locs[k].kind));
+				jw_string_field(&d->jw, "loc", loc);
+				jw_uint_field(&d->jw, "size", locs[k].size);
 				if (locs[k].kind == BTFI_LOC_NONE)
-					printf(",\"reason\":\"%s\"", r ? r : "unknown");
-				printf("}");
+					jw_string_field(&d->jw, "reason", r ? r : "unknown");
+				jw_end_object(&d->jw);
 			}
 		}
-		if (d->fmt == F_TEXT)
+		if (d->fmt == F_TEXT) {
 			printf("\n");
-		else
-			printf("]}");
+		} else {
+			jw_end_array(&d->jw);
+			jw_end_object(&d->jw);
+		}
 	}
-	if (d->fmt == F_JSON)
-		printf("]}");
+	if (d->fmt == F_JSON) {
+		jw_end_array(&d->jw);
+		jw_end_object(&d->jw);
+	}
 	else if (unknown && d->fmt == F_TEXT && !d->why_path)
 		printf("  ?: no location at that site (.BTF.inline keeps no reason; --why reads it from DWARF)\n");
 	else if (unknown && d->fmt == F_TEXT)
@@ -595,13 +553,22 @@ static int dump_funcs(struct dump *d)
 	s = btfinline__sites(d->bi, &n);
 	if (!s && n)
 		return 1;
+	if (d->fmt == F_JSON)
+		jw_start_array(&d->jw);
 	for (size_t i = 0; i < n; i++) {
 		const struct btf_type *t = btfinline__type_by_id(d->bi, s[i].func_id);
 		const char *name = t ? btfinline__name_by_offset(d->bi, t->name_off) : NULL;
 
-		if (name && *name && (!prev || strcmp(prev, name)))
-			printf("%s\n", prev = name);
+		if (!name || !*name || (prev && !strcmp(prev, name)))
+			continue;
+		prev = name;
+		if (d->fmt == F_JSON)
+			jw_string(&d->jw, name);
+		else
+			printf("%s\n", name);
 	}
+	if (d->fmt == F_JSON)
+		jw_end_array(&d->jw);
 	return 0;
 }
 
@@ -617,16 +584,34 @@ static int dump_summary(struct dump *d)
 		if (!i || s[i].func_id != s[i - 1].func_id)
 			nf++;
 	if (d->fmt == F_JSON) {
-		printf("{\"file\":");
-		json_str(d->path);
-		printf(",\"bytes\":%zu,\"sites\":%zu,\"functions\":%zu,\"sections\":%u,"
-		       "\"bytes_per_site\":%.2f,\"sizes\":{\"header\":%zu,\"layout\":%zu,"
-		       "\"locsec\":%zu,\"loc_param\":%zu,\"loc_proto\":%zu,\"func\":%zu,"
-		       "\"other_types\":%zu,\"strings\":%zu},\"counts\":{\"locsec\":%zu,"
-		       "\"loc_param\":%zu,\"loc_proto\":%zu,\"func\":%zu}}\n",
-		       z.total, n, nf, btfinline__nsecs(d->bi), n ? (double)z.total / n : 0.0,
-		       z.hdr, z.layout, z.locsec, z.loc_param, z.loc_proto, z.func, z.other_types,
-		       z.strs, z.nlocsec, z.nloc_param, z.nloc_proto, z.nfunc);
+		struct json_writer *w = &d->jw;
+
+		jw_start_object(w);
+		jw_string_field(w, "file", d->path);
+		jw_uint_field(w, "bytes", z.total);
+		jw_uint_field(w, "sites", n);
+		jw_uint_field(w, "functions", nf);
+		jw_uint_field(w, "sections", btfinline__nsecs(d->bi));
+		jw_float_field(w, "bytes_per_site", "%.2f", n ? (double)z.total / n : 0.0);
+		jw_name(w, "sizes");
+		jw_start_object(w);
+		jw_uint_field(w, "header", z.hdr);
+		jw_uint_field(w, "layout", z.layout);
+		jw_uint_field(w, "locsec", z.locsec);
+		jw_uint_field(w, "loc_param", z.loc_param);
+		jw_uint_field(w, "loc_proto", z.loc_proto);
+		jw_uint_field(w, "func", z.func);
+		jw_uint_field(w, "other_types", z.other_types);
+		jw_uint_field(w, "strings", z.strs);
+		jw_end_object(w);
+		jw_name(w, "counts");
+		jw_start_object(w);
+		jw_uint_field(w, "locsec", z.nlocsec);
+		jw_uint_field(w, "loc_param", z.nloc_param);
+		jw_uint_field(w, "loc_proto", z.nloc_proto);
+		jw_uint_field(w, "func", z.nfunc);
+		jw_end_object(w);
+		jw_end_object(w);
 		return 0;
 	}
 	printf("%s: .BTF.inline %zu bytes, %zu sites of %zu functions in %u section%s, %.2f bytes/site\n",
@@ -653,19 +638,7 @@ static int dump_summary(struct dump *d)
 	return 0;
 }
 
-static int dump_usage(void)
-{
-	fprintf(stderr, "usage: btfinline dump FILE [FUNC...] [--addr ADDR]... [-j|-p] [--format=text|json|perf] [--base BTF] [--why[=ELF]]\n"
-		"  FUNC         every inline site of FUNC and where each argument is\n"
-		"  --addr ADDR  the inline sites whose probe address is ADDR\n"
-		"  --why[=ELF]  why an argument shows `?`, from the DWARF of ELF (default FILE)\n"
-		"  -j, -p       JSON, compact or indented (as bpftool's -j, -p)\n"
-		"  --funcs      the names of the functions with inline sites, one per line\n"
-		"  (no FUNC, no --addr: sizes of the blob)\n");
-	return 2;
-}
-
-int cmd_dump(int argc, char **argv)
+static int cmd_dump(int argc, char **argv)
 {
 	static const struct option lopts[] = {
 		{ "json", no_argument, NULL, 'j' },
@@ -676,53 +649,62 @@ int cmd_dump(int argc, char **argv)
 		{ "why", optional_argument, NULL, 'w' },
 		{ "funcs", no_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "verbose", no_argument, NULL, 'v' },
+		DEBUG_LONGOPTS,
 		{}
 	};
-	struct dump d = { .fmt = F_TEXT, .first_json = true, .st.fd = -1 };
-	BTFI_OPTS(btfinline_open_opts, oo);
+	struct dump d = { .fmt = F_TEXT, .st.fd = -1 };
+	BTFI_OPTS(btfi_source_opts, so);
 	uint64_t addrs[64];
 	int c, err, rc = 0, naddrs = 0;
 	char *end;
-	struct json_capture jc = {};
 	bool pretty = false, funcs = false;
 
 	libbpf_set_print(NULL);	/* failures are reported by the reader, once */
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "jph", lopts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":jphv", lopts, NULL)) != -1) {
 		switch (c) {
+		case 'v': d.dbg.verbose = true; break;
 		case 'j': d.fmt = F_JSON; break;
 		case 'p': d.fmt = F_JSON; pretty = true; break;
-		case 'b': oo.base_path = optarg; break;
+		case 'b': so.base = optarg; break;
 		case 'w': d.why_path = optarg ? optarg : ""; break;
 		case 'F': funcs = true; break;
 		case 'a':
 			if (naddrs == 64)
-				return dump_usage();
+				return cli_usage(&cli_dump, "more than 64 --addr");
 			errno = 0;
 			addrs[naddrs++] = strtoull(optarg, &end, 0);
 			if (errno || end == optarg || *end)
-				return dump_usage();
+				return cli_usage(&cli_dump, "--addr '%s': not an address", optarg);
 			break;
 		case 'f':
 			if (!strcmp(optarg, "text")) d.fmt = F_TEXT;
 			else if (!strcmp(optarg, "json")) d.fmt = F_JSON;
 			else if (!strcmp(optarg, "perf")) d.fmt = F_PERF;
-			else return dump_usage();
+			else return cli_usage(&cli_dump, "unknown format '%s'", optarg);
 			break;
-		default: return dump_usage();
+		case 'h': cli_help(&cli_dump, stdout); return 0;
+		default:
+			if (!debug_opt(&d.dbg, c, optarg))
+				return cli_bad_option(&cli_dump, c, argv);
+			break;
 		}
 	}
 	if (optind >= argc)
-		return dump_usage();
+		return cli_usage(&cli_dump, NULL);
 	d.path = argv[optind++];
-	if (funcs && (optind < argc || naddrs || d.fmt != F_TEXT || d.why_path))
-		return dump_usage();
+	if (funcs && (optind < argc || naddrs || d.fmt == F_PERF || d.why_path))
+		return cli_usage(&cli_dump, "--funcs takes no FUNC, --addr, --format=perf or --why");
 	if (d.why_path && !*d.why_path)
 		d.why_path = d.path;
+	if (d.fmt == F_PERF && optind == argc && !naddrs)
+		return cli_usage(&cli_dump, "--format=perf needs FUNC names");
+	jw_init(&d.jw, stdout, pretty ? JSON_PRETTY : JSON_COMPACT);
 	/* Callers are named only for printed sites; the summary needs none. */
 	if (optind < argc || naddrs)
-		btfi_symtab_open(&d.st, d.path);
-	err = btfinline__open(d.path, &oo, &d.bi);
+		symtab_open_any(&d);
+	err = btfi_source_open(BTFI_TARGET_USER, d.path, &so, &d.bi, NULL);
 	if (err) {
 		btfi_symtab_close(&d.st);
 		return 1;	/* the reader logged "FILE: problem" */
@@ -732,23 +714,16 @@ int cmd_dump(int argc, char **argv)
 		rc = 1;
 		goto out;
 	}
-	if (pretty && d.fmt == F_JSON)
-		json_capture_begin(&jc);
 	if (funcs) {
 		rc = dump_funcs(&d);
 		goto out;
 	}
 	if (optind == argc && !naddrs) {
-		if (d.fmt == F_PERF) {
-			fprintf(stderr, "btfinline: --format=perf needs FUNC names\n");
-			rc = 2;
-		} else {
-			rc = dump_summary(&d);
-		}
+		rc = dump_summary(&d);
 		goto out;
 	}
 	if (d.fmt == F_JSON)
-		printf("[");
+		jw_start_array(&d.jw);
 	if (d.fmt == F_PERF) {
 		uint64_t a = 0;
 
@@ -762,12 +737,38 @@ int cmd_dump(int argc, char **argv)
 	for (int i = 0; i < naddrs; i++)
 		rc |= dump_addr(&d, addrs[i]);
 	if (d.fmt == F_JSON)
-		printf("]\n");
+		jw_end_array(&d.jw);
 out:
-	json_capture_end(&jc);
 	btfi_symtab_close(&d.st);
 	btfinline__free(d.bi);
 	btfi_scan_free(d.scan);
 	free(d.scan_by_addr);
 	return rc;
 }
+
+const struct cli_cmd cli_dump = {
+	.name = "dump",
+	.fn = cmd_dump,
+	.synopsis = "dump FILE [FUNC...] [--addr ADDR]... [-j|-p] [--format=text|json|perf] [--base BTF] [--why[=ELF]]\n"
+		    "dump FILE --funcs [-j|-p]",
+	.summary = "Each inline site of FUNC and where its arguments are, from .BTF.inline alone (no DWARF).",
+	.options =
+"  FILE           an ELF with .BTF.inline, or a raw .BTF.inline blob\n"
+"  FUNC           every inline site of FUNC and where each argument is\n"
+"  --addr ADDR    the inline sites whose probe address is ADDR\n"
+"  (no FUNC, no --addr: sizes of the blob)\n"
+"  --funcs        the names of the functions with inline sites, one per line\n"
+"                 (a JSON array with -j): what bash completion offers\n"
+"  -j, --json     JSON (--format=json)\n"
+"  -p, --pretty   JSON indented (bpftool's -p)\n"
+"  --format=perf  `perf probe` definitions, one per site\n"
+"  --base BTF     the base BTF of a raw blob (an ELF or raw BTF; default: the\n"
+"                 running kernel's /sys/kernel/btf/vmlinux)\n"
+"  --why[=ELF]    why an argument shows `?`, from the DWARF of ELF (default FILE)\n"
+"  --debug-file FILE  that DWARF from FILE (build-id checked); also its symbols\n"
+"                 name the callers when FILE has no .symtab (default: found by\n"
+"                 build-id or .gnu_debuglink, as for stats)\n"
+"  --debug-dir DIR    debug files under DIR (DIR:DIR2...) instead of /usr/lib/debug\n"
+"  -v, --verbose  say where the DWARF and the symbols came from (stderr)\n"
+"  -h, --help     this text\n",
+};

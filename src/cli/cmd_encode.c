@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* `btfinline encode ELF [-o OUT] [--raw BLOB] [--in-place] [--base BTF] [-v]`:
+/* `btfinline encode ELF [-o OUT|--in-place] [--raw BLOB] [--base BTF] [-v]`:
  * DWARF scan -> .BTF.inline (split on the ELF's own .BTF). */
 #include <errno.h>
 #include <getopt.h>
@@ -13,24 +13,14 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "cli.h"
+#include "debug_opts.h"
+#include "dwarf/debuginfo.h"
 #include "dwarf/scan.h"
 #include "encode/encode.h"
 #include "format/btf_write.h"
 #include "format/base.h"
 #include "format/elf_write.h"
 #include "elf_file.h"
-
-static int encode_usage(void)
-{
-	fprintf(stderr, "usage: btfinline encode ELF [-o OUT] [--raw BLOB] [--in-place] [--base BTF] [--no-narrow] [-v]\n"
-		"  -o OUT       copy of ELF with .BTF.inline added or replaced\n"
-		"  --raw BLOB   write only the .BTF.inline blob\n"
-		"  --in-place   replace ELF (temp file + fsync + rename)\n"
-		"  --base BTF   base BTF (ELF or raw) instead of ELF's own .BTF\n"
-		"  --no-narrow  write registers narrower than their parameter as no location\n"
-		"               (for readers that take LOC_PARAM size as the type's size)\n");
-	return 2;
-}
 
 static bool same_file(const char *a, const char *b)
 {
@@ -90,17 +80,29 @@ static const char *err_str(int err, char *buf, size_t n)
  * continue the base's); without one (a binary whose BTF was written
  * detached), --base is taken as given.
  */
-static struct btf *open_base(const char *path, const char *base_path)
+static void no_base(const char *path, int err)
+{
+	char eb[128];
+
+	fprintf(stderr, "btfinline: %s: no usable .BTF section (%s); run `pahole -J %s` first, or pass --base\n",
+		path, err_str(err, eb, sizeof(eb)), path);
+}
+
+/* *none: ELF has no .BTF section (without --base: NULL, nothing logged,
+ * the caller may take the debug file's). */
+static struct btf *open_base(const char *path, const char *base_path, bool *none)
 {
 	char eb[128];
 	enum btfi_file_kind kind;
 	struct btf *base, *own;
 
+	*none = false;
 	if (!base_path) {
 		base = btf__parse(path, NULL);
-		if (!base)
-			fprintf(stderr, "btfinline: %s: no usable .BTF section (%s); run `pahole -J %s` first, or pass --base\n",
-				path, err_str(errno, eb, sizeof(eb)), path);
+		if (!base && errno == ENOENT)
+			*none = true;
+		else if (!base)
+			no_base(path, errno);
 		return base;
 	}
 	if (access(base_path, R_OK)) {
@@ -121,6 +123,7 @@ static struct btf *open_base(const char *path, const char *base_path)
 		return NULL;
 	}
 	own = btf__parse_elf(path, NULL);
+	*none = !own && errno == ENOENT;
 	if (own) {
 		struct btfi_base_diff d;
 		int err = btfi_base_same(own, base, &d);
@@ -136,7 +139,7 @@ static struct btf *open_base(const char *path, const char *base_path)
 	return base;
 }
 
-int cmd_encode(int argc, char **argv)
+static int cmd_encode(int argc, char **argv)
 {
 	static const struct option lopts[] = {
 		{ "raw", required_argument, NULL, 'r' },
@@ -145,10 +148,12 @@ int cmd_encode(int argc, char **argv)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "no-narrow", no_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
+		DEBUG_LONGOPTS,
 		{}
 	};
-	const char *out = NULL, *raw = NULL, *base_path = NULL, *path;
-	bool in_place = false, verbose = false, no_narrow = false;
+	const char *out = NULL, *raw = NULL, *base_path = NULL, *path, *base_from = NULL;
+	bool in_place = false, verbose = false, no_narrow = false, no_own = false;
+	struct debug_opts dbg = {};
 	struct btfi_scan *s = NULL;
 	struct btf *base = NULL;
 	struct btfi_encode_stats st;
@@ -158,8 +163,8 @@ int cmd_encode(int argc, char **argv)
 	int c, err, rc = 1;
 
 	libbpf_set_print(NULL);	/* failures are reported here, once */
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:vh", lopts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:vh", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'o': out = optarg; break;
 		case 'r': raw = optarg; break;
@@ -167,28 +172,60 @@ int cmd_encode(int argc, char **argv)
 		case 'b': base_path = optarg; break;
 		case 'v': verbose = true; break;
 		case 'N': no_narrow = true; break;
-		default: return encode_usage();
+		case 'h': cli_help(&cli_encode, stdout); return 0;
+		default:
+			if (!debug_opt(&dbg, c, optarg))
+				return cli_bad_option(&cli_encode, c, argv);
+			break;
 		}
 	}
-	if (optind + 1 != argc || (!out && !raw && !in_place))
-		return encode_usage();
+	if (optind == argc)
+		return cli_usage(&cli_encode, NULL);
+	if (optind + 1 < argc)
+		return cli_usage(&cli_encode, "extra argument '%s'", argv[optind + 1]);
+	if (!out && !raw && !in_place)
+		return cli_usage(&cli_encode, "no output: -o OUT, --raw BLOB or --in-place");
 	path = argv[optind];
-	if (out && in_place) {
-		fprintf(stderr, "btfinline: -o and --in-place exclude each other\n");
-		return 2;
-	}
+	if (out && in_place)
+		return cli_usage(&cli_encode, "-o and --in-place exclude each other");
 	if ((out && same_file(out, path)) || (raw && same_file(raw, path))) {
 		fprintf(stderr, "btfinline: %s: output is the input file; use --in-place to modify it\n", path);
 		return 2;
 	}
+	/* The DWARF may be detached; the output is always a copy of ELF
+	 * (what runs), never of its debug file. */
+	if (dbg.file && (same_file(dbg.file, path) || (out && same_file(out, dbg.file)) ||
+			 (raw && same_file(raw, dbg.file))))
+		return cli_usage(&cli_encode, "--debug-file %s: must be another file than ELF and the output",
+				 dbg.file);
+	dbg.verbose = verbose;
 	if (btfi_elf_check_file(path, NULL))
 		return 1;
-	base = open_base(path, base_path);
-	if (!base)
+	base = open_base(path, base_path, &no_own);
+	if (!base && !no_own)
 		return 1;
-	err = btfi_scan_open(path, &(struct btfi_scan_opts){ .sz = sizeof(struct btfi_scan_opts) }, &s);
+	err = btfi_scan_open(path, &(struct btfi_scan_opts){ .sz = sizeof(struct btfi_scan_opts),
+			     .debug_file = dbg.file, .debug_dirs = dbg.dirs }, &s);
 	if (err)
 		goto out;	/* the scan logged the reason */
+	debug_opts_report(&dbg, path, s->dwarf_path, s->di->src);
+	if (!base) {
+		/* Stripped ELF without .BTF: pahole -J ran on the debug file
+		 * (or before the split): its .BTF is the base, and goes into
+		 * the output with the blob so that the copy is complete. */
+		if (s->dwarf_path == path) {
+			no_base(path, ENOENT);
+			goto out;
+		}
+		base = btf__parse_elf(s->dwarf_path, NULL);
+		if (!base) {
+			fprintf(stderr, "btfinline: %s: no .BTF in the file or in its debug file %s; "
+				"run `pahole -J` on a copy of %s and pass it as --base\n",
+				path, s->dwarf_path, s->dwarf_path);
+			goto out;
+		}
+		base_from = s->dwarf_path;
+	}
 	t1 = now();
 	err = btfi_encode(s, base, &(struct btfi_encode_opts){ .sz = sizeof(struct btfi_encode_opts),
 							       .no_narrow = no_narrow },
@@ -200,9 +237,20 @@ int cmd_encode(int argc, char **argv)
 		fprintf(stderr, "btfinline: %s: cannot write: %s\n", raw, strerror(-err));
 		goto out;
 	}
-	if ((out || in_place) &&
-	    btfi_elf_write_section(path, in_place ? path : out, ".BTF.inline", blob, sz, NULL))
-		goto out;
+	if (out || in_place) {
+		/* An ELF without .BTF gets its base too: the copy stands alone. */
+		const char *dst = in_place ? path : out;
+		uint32_t bsz;
+		const void *b = no_own ? btf__raw_data(base, &bsz) : NULL;
+
+		if (no_own && (!b || btfi_elf_write_section(path, dst, ".BTF", b, bsz, NULL)))
+			goto out;
+		if (btfi_elf_write_section(no_own ? dst : path, dst, ".BTF.inline", blob, sz, NULL))
+			goto out;
+	}
+	if (verbose && base_from)
+		fprintf(stderr, "btfinline: %s: base .BTF from %s%s\n", path, base_from,
+			no_own && (out || in_place) ? ", copied into the output" : "");
 	if (verbose)
 		fprintf(stderr, "%s: %u sites (%u skipped: no address/section; at an address already taken "
 			"by the function: %u identical, %u other instances), FUNCs %u from base + %u added, "
@@ -218,3 +266,25 @@ out:
 	btf__free(base);
 	return rc;
 }
+
+const struct cli_cmd cli_encode = {
+	.name = "encode",
+	.fn = cmd_encode,
+	.synopsis = "encode ELF [-o OUT|--in-place] [--raw BLOB] [--base BTF] [--no-narrow] [-v]",
+	.summary = "DWARF + the file's .BTF -> .BTF.inline (split BTF with LOC_PARAM, LOC_PROTO, LOCSEC).",
+	.options =
+"  ELF           an ELF with DWARF (in it or detached: see --debug-file), and\n"
+"                .BTF (pahole -J) unless --base or its debug file has one\n"
+"  -o OUT        copy of ELF with .BTF.inline added or replaced\n"
+"  --in-place    replace ELF (temp file + fsync + rename)\n"
+"  --raw BLOB    the .BTF.inline blob alone (also with -o or --in-place);\n"
+"                one of -o, --in-place, --raw is needed\n"
+"  --base BTF    base BTF (ELF or raw) instead of ELF's own .BTF; when ELF\n"
+"                has none (also from its debug file), -o/--in-place add it\n"
+"  --debug-file FILE  DWARF from FILE (its build-id must match ELF's)\n"
+"  --debug-dir DIR    debug files under DIR (DIR:DIR2...) instead of /usr/lib/debug\n"
+"  --no-narrow   write registers narrower than their parameter as no location\n"
+"                (for readers that take LOC_PARAM size as the type's size)\n"
+"  -v, --verbose counts and times, where the DWARF came from, on stderr\n"
+"  -h, --help    this text\n",
+};

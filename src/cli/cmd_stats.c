@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* `btfinline stats FILE [--json] [--probe=POLICY]`: inline sites and how many
- * of their arguments a tracer can recover, from DWARF. */
+/* `btfinline stats FILE [-j|-p] [--sites] [--probe=POLICY]`: inline sites
+ * and how many of their arguments a tracer can recover, from DWARF. */
+#include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
 #include "cli.h"
-#include "json_pretty.h"
+#include "debug_opts.h"
+#include "dwarf/debuginfo.h"
+#include "json_writer.h"
 #include "dwarf/scan.h"
 
 static const char *const policies[BTFI_PROBE__MAX] = {
@@ -16,47 +20,8 @@ static const char *const policies[BTFI_PROBE__MAX] = {
 	[BTFI_PROBE_FIRST_RANGE] = "first-range",
 };
 
-static int stats_usage(void)
-{
-	fprintf(stderr, "usage: btfinline stats FILE [--json|-j|--pretty|-p] [--sites] [--probe=default|entry-pc|lowest|entry-in-range|first-range]\n");
-	return 2;
-}
-
-/* psize: the parameter's byte size; a narrower register read (GCC's
- * extension idioms) prints as reg:(u32)rdi. */
-static void print_loc(const struct btfi_loc *l, uint32_t psize)
-{
-	const char *r = btfi_reg_name(l->reg), *r2 = btfi_reg_name(l->reg2);
-	char ty[16];
-
-	switch (l->kind) {
-	case BTFI_LOC_KREG:
-		if (btfi_loc_narrowed(l, psize))
-			printf("reg:(%s)%s", btfi_loc_type_str(l, ty, sizeof(ty)), r ? r : "?");
-		else
-			printf("reg:%s", r ? r : "?");
-		break;
-	case BTFI_LOC_KREG_PAIR:
-		printf("reg_pair:%s,%s", r ? r : "?", r2 ? r2 : "?");
-		break;
-	case BTFI_LOC_KREG_OFF:
-		printf("reg_offset:%s%+lld", r ? r : "?", (long long)l->off);
-		break;
-	case BTFI_LOC_KMEM:
-		printf("mem%u:%s%+lld", l->size, r ? r : "?", (long long)l->off);
-		break;
-	case BTFI_LOC_KCONST:
-		printf("const:%lld", (long long)l->cval);
-		break;
-	case BTFI_LOC_KADDR:
-		printf("addr:0x%llx", (unsigned long long)l->cval);
-		break;
-	default:
-		printf("none:%s", btfi_reason_str(l->reason));
-	}
-}
-
-/* One line per instance: a debugging view that tests also check. */
+/* One line per instance: a debugging view that tests also check; the
+ * locations in dump's syntax, `?` with the reason DWARF gives. */
 static void print_sites(const struct btfi_scan *s)
 {
 	for (uint32_t i = 0; i < s->nsites; i++) {
@@ -72,9 +37,13 @@ static void print_sites(const struct btfi_scan *s)
 		       site->depth, site->shndx);
 		for (uint32_t j = 0; j < site->nlocs; j++) {
 			const struct btfi_param *p = &s->params[f->first_param + j];
+			const struct btfi_loc *l = &s->locs[site->first_loc + j];
+			char loc[128];
 
-			printf(" %s=", p->name ? p->name : "?");
-			print_loc(&s->locs[site->first_loc + j], p->size);
+			btfi_loc_snprintf(loc, sizeof(loc), l, p->size);
+			printf(" %s=%s", p->name ? p->name : "?", loc);
+			if (l->kind == BTFI_LOC_NONE)
+				printf("(%s)", btfi_reason_str(l->reason));
 		}
 		printf("\n");
 	}
@@ -93,48 +62,66 @@ static double pct(uint64_t a, uint64_t b)
 	return b ? 100.0 * a / b : 0.0;
 }
 
-static void print_json(const char *path, const struct btfi_stats *st,
-		       const struct btfi_scan *s)
+static void print_json(const char *path, const struct btfi_stats *st, uint32_t max_instances,
+		       const struct btfi_scan *s, bool pretty)
 {
+	struct json_writer w;
 	int k;
-	bool first = true;
 
-	printf("{\"file\":\"");
-	for (const char *c = path; *c; c++)
-		printf(*c == '"' || *c == '\\' ? "\\%c" : "%c", *c);
-	printf("\",\"inline_instances\":%llu,\"instances_noaddr\":%llu,\"params\":%llu,"
-	       "\"params_recoverable\":%llu,\"instances_all_recoverable\":%llu,"
-	       "\"instances_some_recoverable\":%llu,\"instances_none_recoverable\":%llu,"
-	       "\"funcs_never_inlined\":%llu,\"funcs_selectively_inlined\":%llu,"
-	       "\"funcs_fully_inlined\":%llu,\"sites_selectively_inlined\":%llu,"
-	       "\"sites_fully_inlined\":%llu,\"classes\":{",
-	       (unsigned long long)st->inline_instances, (unsigned long long)st->instances_noaddr,
-	       (unsigned long long)st->params, (unsigned long long)st->params_recoverable,
-	       (unsigned long long)st->instances_all_recoverable,
-	       (unsigned long long)st->instances_some_recoverable,
-	       (unsigned long long)st->instances_none_recoverable,
-	       (unsigned long long)st->funcs_never_inlined,
-	       (unsigned long long)st->funcs_selectively_inlined,
-	       (unsigned long long)st->funcs_fully_inlined,
-	       (unsigned long long)st->sites_selectively_inlined,
-	       (unsigned long long)st->sites_fully_inlined);
-	for (k = BTFI_LOC_KREG; k <= BTFI_LOC_KADDR; k++) {
-		printf("%s\"%s\":%llu", first ? "" : ",", btfi_loc_kind_str(k),
-		       (unsigned long long)st->classes[k]);
-		first = false;
-	}
-	printf("},\"unavailable\":{");
-	first = true;
+	jw_init(&w, stdout, pretty ? JSON_PRETTY : JSON_COMPACT);
+	jw_start_object(&w);
+	jw_string_field(&w, "file", path);
+	jw_uint_field(&w, "inline_instances", st->inline_instances);
+	jw_uint_field(&w, "instances_noaddr", st->instances_noaddr);
+	jw_uint_field(&w, "params", st->params);
+	jw_uint_field(&w, "params_recoverable", st->params_recoverable);
+	jw_uint_field(&w, "instances_all_recoverable", st->instances_all_recoverable);
+	jw_uint_field(&w, "instances_some_recoverable", st->instances_some_recoverable);
+	jw_uint_field(&w, "instances_none_recoverable", st->instances_none_recoverable);
+	jw_uint_field(&w, "funcs_never_inlined", st->funcs_never_inlined);
+	jw_uint_field(&w, "funcs_selectively_inlined", st->funcs_selectively_inlined);
+	jw_uint_field(&w, "funcs_fully_inlined", st->funcs_fully_inlined);
+	jw_uint_field(&w, "sites_selectively_inlined", st->sites_selectively_inlined);
+	jw_uint_field(&w, "sites_fully_inlined", st->sites_fully_inlined);
+	jw_name(&w, "classes");
+	jw_start_object(&w);
+	for (k = BTFI_LOC_KREG; k <= BTFI_LOC_KADDR; k++)
+		jw_uint_field(&w, btfi_loc_kind_str(k), st->classes[k]);
+	jw_end_object(&w);
+	jw_name(&w, "unavailable");
+	jw_start_object(&w);
 	for (k = BTFI_R_NO_LOCATION; k < BTFI_R__MAX; k++) {
 		if (k == BTFI_R_UNKNOWN)	/* only from blobs */
 			continue;
-		printf("%s\"%s\":%llu", first ? "" : ",", btfi_reason_str(k),
-		       (unsigned long long)st->unavailable[k]);
-		first = false;
+		jw_uint_field(&w, btfi_reason_str(k), st->unavailable[k]);
 	}
-	printf("},\"entry_pc\":{\"with_entry_pc\":%u,\"inside\":%u,\"at_range_end\":%u,"
-	       "\"outside\":%u},\"extraction_secs\":%.3f}\n", s->entry_pc.with_entry_pc,
-	       s->entry_pc.inside, s->entry_pc.at_range_end, s->entry_pc.outside, st->secs);
+	jw_end_object(&w);
+	jw_name(&w, "entry_pc");
+	jw_start_object(&w);
+	jw_uint_field(&w, "with_entry_pc", s->entry_pc.with_entry_pc);
+	jw_uint_field(&w, "inside", s->entry_pc.inside);
+	jw_uint_field(&w, "at_range_end", s->entry_pc.at_range_end);
+	jw_uint_field(&w, "outside", s->entry_pc.outside);
+	jw_end_object(&w);
+	jw_uint_field(&w, "funcs_inlined", st->funcs_inlined);
+	jw_uint_field(&w, "funcs_all_recoverable", st->funcs_all_recoverable);
+	if (max_instances) {
+		jw_uint_field(&w, "max_instances", max_instances);
+		jw_uint_field(&w, "funcs_over_max", st->funcs_over_max);
+		jw_uint_field(&w, "sites_over_max", st->sites_over_max);
+	}
+	/* Over every instance (max_instances does not apply). */
+	jw_name(&w, "unsupported_shapes");
+	jw_start_array(&w);
+	for (uint32_t i = 0; i < s->nshapes && i < 10; i++) {
+		jw_start_object(&w);
+		jw_string_field(&w, "shape", s->shapes[i].text);
+		jw_uint_field(&w, "count", s->shapes[i].count);
+		jw_end_object(&w);
+	}
+	jw_end_array(&w);
+	jw_float_field(&w, "extraction_secs", "%.3f", st->secs);
+	jw_end_object(&w);
 }
 
 static void row(const char *label, uint64_t n, uint64_t of)
@@ -145,7 +132,7 @@ static void row(const char *label, uint64_t n, uint64_t of)
 		printf("  %-40s %10llu\n", label, (unsigned long long)n);
 }
 
-static void print_table(const char *path, const struct btfi_stats *st,
+static void print_table(const char *path, const struct btfi_stats *st, uint32_t max_instances,
 			const struct btfi_scan *s)
 {
 	char buf[96];
@@ -184,60 +171,118 @@ static void print_table(const char *path, const struct btfi_stats *st,
 	row("  entry_pc inside the ranges", s->entry_pc.inside, s->entry_pc.with_entry_pc);
 	row("  entry_pc at the end of a range", s->entry_pc.at_range_end, s->entry_pc.with_entry_pc);
 	row("  entry_pc elsewhere outside", s->entry_pc.outside, s->entry_pc.with_entry_pc);
+	row("inlined functions", st->funcs_inlined, 0);
+	row("  all arguments at all sites recoverable", st->funcs_all_recoverable, st->funcs_inlined);
+	if (max_instances) {
+		snprintf(buf, sizeof(buf), "left out: more than %u instances", max_instances);
+		row(buf, st->funcs_over_max, 0);
+		row("  their inline instances", st->sites_over_max, 0);
+	}
+	if (s->nshapes) {
+		uint64_t n = 0;
+
+		for (uint32_t i = 0; i < s->nshapes; i++)
+			n += s->shapes[i].count;
+		printf("  unsupported expressions: %llu in %u shapes; the most frequent (all instances):\n",
+		       (unsigned long long)n, s->nshapes);
+	}
+	for (uint32_t i = 0; i < s->nshapes && i < 10; i++)
+		printf("    %10u  %s\n", s->shapes[i].count, s->shapes[i].text);
 	printf("  %-40s %10.2f s\n", "extraction time", st->secs);
 }
 
-int cmd_stats(int argc, char **argv)
+static int cmd_stats(int argc, char **argv)
 {
+	static const struct option lopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "pretty", no_argument, NULL, 'p' },
+		{ "sites", no_argument, NULL, 'S' },
+		{ "probe", required_argument, NULL, 'P' },
+		{ "max-instances", required_argument, NULL, 'M' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "verbose", no_argument, NULL, 'v' },
+		DEBUG_LONGOPTS,
+		{}
+	};
 	BTFI_OPTS(btfi_scan_opts, opts);
-	const char *path = NULL;
+	struct debug_opts dbg = {};
+	const char *path;
 	struct btfi_scan *s;
 	struct btfi_stats st;
 	bool json = false, pretty = false, sites = false;
-	int i, k;
+	uint32_t max_instances = 0;
+	char *end;
+	int c, k;
 
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "-j")) {
-			json = true;
-		} else if (!strcmp(argv[i], "--pretty") || !strcmp(argv[i], "-p")) {
-			json = pretty = true;
-		} else if (!strcmp(argv[i], "--sites")) {
-			sites = true;
-		} else if (!strncmp(argv[i], "--probe=", 8)) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":jphv", lopts, NULL)) != -1) {
+		switch (c) {
+		case 'j': json = true; break;
+		case 'p': json = pretty = true; break;
+		case 'S': sites = true; break;
+		case 'P':
 			for (k = 0; k < BTFI_PROBE__MAX; k++)
-				if (!strcmp(argv[i] + 8, policies[k]))
+				if (!strcmp(optarg, policies[k]))
 					break;
 			if (k == BTFI_PROBE__MAX)
-				return stats_usage();
+				return cli_usage(&cli_stats, "unknown probe policy '%s'", optarg);
 			opts.probe_policy = k;
-		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			stats_usage();
-			return 0;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			return stats_usage();
-		} else if (!path) {
-			path = argv[i];
-		} else {
-			return stats_usage();
+			break;
+		case 'M':
+			errno = 0;
+			max_instances = strtoul(optarg, &end, 10);
+			if (errno || *end || !*optarg || !max_instances)
+				return cli_usage(&cli_stats, "--max-instances needs a positive number, not '%s'",
+						 optarg);
+			break;
+		case 'h': cli_help(&cli_stats, stdout); return 0;
+		case 'v': dbg.verbose = true; break;
+		default:
+			if (!debug_opt(&dbg, c, optarg))
+				return cli_bad_option(&cli_stats, c, argv);
+			break;
 		}
 	}
-	if (!path)
-		return stats_usage();
+	if (optind == argc)
+		return cli_usage(&cli_stats, NULL);
+	if (optind + 1 < argc)
+		return cli_usage(&cli_stats, "extra argument '%s'", argv[optind + 1]);
+	path = argv[optind];
+	opts.debug_file = dbg.file;
+	opts.debug_dirs = dbg.dirs;
 	if (btfi_scan_open(path, &opts, &s))
 		return 1;	/* the scan logged "btfinline: FILE: problem" */
-	btfi_stats_compute(s, &st);
+	debug_opts_report(&dbg, path, s->dwarf_path, s->di->src);
+	btfi_stats_compute(s, max_instances, &st);
 	if (sites)
 		print_sites(s);
-	else if (json) {
-		struct json_capture jc = {};
-
-		if (pretty)
-			json_capture_begin(&jc);
-		print_json(path, &st, s);
-		json_capture_end(&jc);
-	}
+	else if (json)
+		print_json(path, &st, max_instances, s, pretty);
 	else
-		print_table(path, &st, s);
+		print_table(path, &st, max_instances, s);
 	btfi_scan_free(s);
 	return 0;
 }
+
+const struct cli_cmd cli_stats = {
+	.name = "stats",
+	.fn = cmd_stats,
+	.synopsis = "stats FILE [-j|-p] [--sites] [--probe=POLICY] [--max-instances N]",
+	.summary = "Inline sites and how many of their arguments a tracer can recover, from DWARF.",
+	.options =
+"  FILE            an ELF with DWARF (a kernel vmlinux, a program, a library), in\n"
+"                  it (compressed, split .dwo) or detached (build-id, .gnu_debuglink)\n"
+"  -j, --json      the counts as one JSON object\n"
+"  -p, --pretty    the same JSON indented (bpftool's -p)\n"
+"  --sites         one line per inline instance: address, caller, call file:line,\n"
+"                  depth, and each argument's location as `dump` prints it, with\n"
+"                  the reason for `?`; then one line per function\n"
+"  --probe=POLICY  probe address of an instance: default (= entry-pc), entry-pc,\n"
+"                  lowest, entry-in-range, first-range (docs/DESIGN.md)\n"
+"  --max-instances N  leave out functions inlined more than N times (the\n"
+"                  published samples use 100), as if they were not there\n"
+"  --debug-file FILE  DWARF from FILE (its build-id must match FILE's)\n"
+"  --debug-dir DIR    debug files under DIR (DIR:DIR2...) instead of /usr/lib/debug\n"
+"  -v, --verbose   say where the DWARF came from (stderr)\n"
+"  -h, --help      this text\n",
+};

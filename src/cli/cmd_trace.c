@@ -20,20 +20,15 @@
 #include "btfinline.h"
 #include "attach/attach.h"
 #include "cli.h"
+#include "source/source.h"
+#include "json_writer.h"
+#include "trace_expr.h"
 #include "trace_fmt.h"
 #include "trace_sym.h"
+#include "debug_opts.h"
 #include "trace_kernel.h"
 #include "../bpf/trace.h"
 #include "trace.skel.h"
-
-struct tout {			/* one printed value */
-	char name[64];
-	uint32_t type_id;	/* 0: integer of size/is_signed */
-	uint32_t size;
-	bool is_signed;
-	uint8_t slice_off;	/* '.' into a by-value struct held in registers */
-	bool str;		/* BPF read a string for it (ev->str) */
-};
 
 struct tsite {
 	const char *func;
@@ -41,228 +36,56 @@ struct tsite {
 	char where[160];	/* file:line of the call, "" if no DWARF */
 	uint32_t nout;
 	struct tout *outs;
-	uint64_t hits;
+};
+
+/* The command line. */
+struct trace_args {
+	const char *binary;		/* -x; "kernel" with -k (names the target) */
+	const char *inline_btf, *kbase, *outpath;
+	enum btfinline_policy policy;
+	bool kernel, all_inst, no_entry, no_multi;
+	bool json, str, count, bare;
+	int pid;			/* -p, else -1 */
+	double duration;		/* -d, 0: until the end */
+	char **funcs;			/* FUNC or 'FUNC EXPR...' */
+	int nfuncs;
+	char **cmd;			/* after --, NULL if none */
+	struct debug_opts dbg;		/* where the DWARF for file:line is */
 };
 
 struct trace_ctx {
-	const char *binary;
-	bool json, str, count, bare, quiet_start;
+	const struct trace_args *a;
 	FILE *out;
+	/* resolve: inline info, sites, what each site prints */
+	struct btfinline *bi;
+	struct trace_kernel *tk;	/* -k */
+	struct trace_sym *sym;		/* user binaries with DWARF: file:line */
 	const struct btf *btf;
-	struct tsite *sites;
+	struct btfi_site_list sl;
+	struct tsite *sites;		/* per attached site, by tag */
 	size_t nsites;
-	struct timespec t0;
+	/* attach */
+	struct trace_bpf *skel;
+	struct btfinline_link *link;
+	struct ring_buffer *rb;
+	int pid, child, sync_pipe[2];
+	/* run */
 	uint64_t t0_ns;
 	uint64_t events;
+	int status;			/* the child's */
 	struct trace_fold *fold;	/* -k: nested instances fold (trace_kernel.c) */
+	struct json_writer jw;		/* -j: one event line */
 };
 
 static volatile sig_atomic_t stop_sig;
 static void on_signal(int sig) { stop_sig = sig; }
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-"usage: btfinline trace -x BINARY [-p PID] [OPTIONS] FUNC... [-- CMD [ARGS]]\n"
-"       btfinline trace -k [--inline-btf BLOB] [--base BTF] [OPTIONS] FUNC...\n"
-"  -k, --kernel         kernel functions, kprobes (inline info: --inline-btf, or\n"
-"                       /sys/kernel/btf/vmlinux.inline)\n"
-"  --base BTF           -k: the base BLOB was encoded against; must equal the running kernel's\n"
-"  --all-instances      -k: print nested instances of the same call too\n"
-"  -d, --duration SEC   stop after SEC seconds\n"
-"  FUNC                 every inline site and the out-of-line entry of FUNC\n"
-"  'FUNC EXPR...'       print only these: ARG, ARG->field.sub, ARG.field\n"
-"  -x, --binary BIN     the ELF whose functions are traced\n"
-"  -p, --pid PID        only this process (default: CMD if given, else all)\n"
-"  --inline-btf FILE    inline info from FILE (default: BIN's .BTF.inline)\n"
-"  --str                print char pointers as strings\n"
-"  -c, --count          per-site hit counts at exit instead of one line per hit\n"
-"  -j, --json           JSON lines\n"
-"  --best-effort        attach even where some argument has no location\n"
-"  --no-entry           skip the out-of-line entry\n"
-"  -o FILE              output to FILE\n");
-}
-
-static const struct btf_type *skip_mods(const struct btf *btf, uint32_t *id)
-{
-	const struct btf_type *t = btf__type_by_id(btf, *id);
-
-	while (t && (btf_is_mod(t) || btf_is_typedef(t))) {
-		*id = t->type;
-		t = btf__type_by_id(btf, *id);
-	}
-	return t;
-}
-
-static bool is_char_ptr(const struct btf *btf, uint32_t id)
-{
-	const struct btf_type *t = skip_mods(btf, &id);
-
-	if (!t || !btf_is_ptr(t))
-		return false;
-	id = t->type;
-	t = skip_mods(btf, &id);
-	return t && btf_is_int(t) && t->size == 1;
-}
-
-/* Member `name` of composite type id (anonymous members searched too). */
-static int find_member(const struct btf *btf, uint32_t id, const char *name,
-		       uint32_t *off, uint32_t *mtype, int depth)
-{
-	const struct btf_type *t = skip_mods(btf, &id);
-	const struct btf_member *m;
-
-	if (!t || !btf_is_composite(t) || depth > 8)
-		return -ENOENT;
-	m = btf_members(t);
-	for (int i = 0; i < btf_vlen(t); i++, m++) {
-		const char *mn = btf__name_by_offset(btf, m->name_off);
-		uint32_t boff = btf_member_bit_offset(t, i);
-
-		if (btf_member_bitfield_size(t, i) || boff % 8)
-			continue;
-		if (mn && !strcmp(mn, name)) {
-			*off = boff / 8;
-			*mtype = m->type;
-			return 0;
-		}
-		if ((!mn || !*mn) && !find_member(btf, m->type, name, off, mtype, depth + 1)) {
-			*off += boff / 8;
-			return 0;
-		}
-	}
-	return -ENOENT;
-}
-
-/*
- * Resolve `arg->a.b->c` against the parameter's type: adjusts the location
- * (a '.' into a struct passed in memory), fills the BPF field chain, and
- * gives the type of the printed value. Errors name the expression.
- */
-static int resolve_expr(const struct btf *btf, const char *expr, const char **names,
-			uint32_t nparams, uint32_t proto_id, const struct btfi_loc *locs,
-			struct btfi_loc *loc, struct btfi_arg_extra *ex, struct tout *to,
-			bool want_str, char *err, size_t errlen)
-{
-	const struct btf_param *pp = btf_params(btf__type_by_id(btf, proto_id));
-	char buf[256], *p, *tok;
-	uint32_t cur, poff = 0;
-	bool addr_mode = false;	/* the value is the address of a `cur` object + poff */
-	int k;
-
-	snprintf(buf, sizeof(buf), "%s", expr);
-	p = buf + strcspn(buf, ".-");
-	tok = strndup(buf, p - buf);
-	for (k = 0; k < (int)nparams; k++)
-		if (names[k] && !strcmp(names[k], tok))
-			break;
-	free(tok);
-	if (k == (int)nparams) {
-		snprintf(err, errlen, "'%s': no such argument", expr);
-		return -ENOENT;
-	}
-	*loc = locs[k];
-	memset(ex, 0, sizeof(*ex));
-	memset(to, 0, sizeof(*to));
-	snprintf(to->name, sizeof(to->name), "%s", expr);
-	cur = pp[k].type;
-	while (*p) {
-		bool arrow = p[0] == '-' && p[1] == '>';
-		const struct btf_type *t;
-		uint32_t moff, mtype;
-		char mname[64];
-		size_t n;
-
-		if (!arrow && *p != '.')
-			goto bad;
-		p += arrow ? 2 : 1;
-		n = strcspn(p, ".-");
-		if (!n || n >= sizeof(mname))
-			goto bad;
-		memcpy(mname, p, n);
-		mname[n] = 0;
-		p += n;
-		t = skip_mods(btf, &cur);
-		if (arrow) {
-			if (!t || !btf_is_ptr(t))
-				goto notptr;
-			if (addr_mode) {	/* load the pointer first */
-				if (ex->nsteps >= BTFI_MAX_STEPS)
-					goto deep;
-				ex->steps[ex->nsteps++] = (struct btfi_step){ .off = poff, .size = 8 };
-			} else if (to->slice_off) {
-				goto unsup;
-			}
-			cur = t->type;
-			poff = 0;
-			addr_mode = true;
-		}
-		if (find_member(btf, cur, mname, &moff, &mtype, 0)) {
-			snprintf(err, errlen, "'%s': no member '%s'", expr, mname);
-			return -ENOENT;
-		}
-		if (addr_mode) {
-			poff += moff;
-		} else if (loc->kind == BTFI_LOC_KMEM) {
-			loc->off += moff;	/* struct passed in memory */
-		} else if (loc->kind == BTFI_LOC_KREG_PAIR || loc->kind == BTFI_LOC_KREG) {
-			to->slice_off += moff;	/* taken from the captured bytes */
-		} else if (loc->kind != BTFI_LOC_NONE) {
-			goto unsup;
-		}
-		cur = mtype;
-	}
-	{
-		int64_t sz = btf__resolve_size(btf, cur);
-		const struct btf_type *t = skip_mods(btf, &cur);
-		bool char_arr = t && btf_is_array(t) && ({
-			uint32_t e = btf_array(t)->type;
-			const struct btf_type *et = skip_mods(btf, &e);
-			et && btf_is_int(et) && et->size == 1; });
-
-		if (sz < 0)
-			sz = 0;
-		if (addr_mode) {
-			if (ex->nsteps >= BTFI_MAX_STEPS)
-				goto deep;
-			if (char_arr && sz > 16) {	/* address, then a string read */
-				ex->steps[ex->nsteps++] = (struct btfi_step){ .off = poff, .size = 0 };
-				ex->str = true;
-			} else {
-				ex->steps[ex->nsteps++] = (struct btfi_step){
-					.off = poff, .size = sz > 16 ? 16 : sz,
-					.is_signed = t && btf_is_int(t) && (btf_int_encoding(t) & BTF_INT_SIGNED) };
-			}
-		} else if (loc->kind == BTFI_LOC_KMEM && sz) {
-			loc->size = sz;
-		}
-		to->type_id = cur;
-		to->size = sz;
-		if (want_str && is_char_ptr(btf, cur)) {
-			if (ex->nsteps < BTFI_MAX_STEPS && !to->slice_off)
-				ex->str = true;
-		}
-	}
-	return 0;
-bad:
-	snprintf(err, errlen, "'%s': bad field expression", expr);
-	return -EINVAL;
-notptr:
-	snprintf(err, errlen, "'%s': '->' on a non-pointer", expr);
-	return -EINVAL;
-deep:
-	snprintf(err, errlen, "'%s': more than %d dereferences", expr, BTFI_MAX_STEPS);
-	return -E2BIG;
-unsup:
-	snprintf(err, errlen, "'%s': field of a value in registers cannot be dereferenced", expr);
-	return -EOPNOTSUPP;
-}
 
 /* Fill the printed columns (and per-arg extras) of the sites [from, to). */
 static int prepare_sites(struct trace_ctx *tc, struct btfi_site_list *sl, size_t from,
 			 char **exprs, int nexpr, struct trace_sym *sym)
 {
 	const struct btf *btf = tc->btf;
+	const struct trace_args *a = tc->a;
 
 	for (size_t i = from; i < sl->cnt; i++) {
 		struct btfi_attach_site *as = &sl->sites[i];
@@ -290,12 +113,12 @@ static int prepare_sites(struct trace_ctx *tc, struct btfi_site_list *sl, size_t
 			if (nexpr) {
 				char err[200];
 
-				if (!pp || resolve_expr(btf, exprs[k], as->arg_names, as->nargs, proto,
-							as->locs, &locs[k], &as->extra[k], to, tc->str,
-							err, sizeof(err))) {
+				if (!pp || trace_resolve_expr(btf, exprs[k], as->arg_names, as->nargs,
+							      proto, as->locs, &locs[k], &as->extra[k],
+							      to, a->str, err, sizeof(err))) {
 					if (!pp)
 						snprintf(err, sizeof(err), "'%s': no prototype in BTF", exprs[k]);
-					fprintf(stderr, "btfinline: %s: %s: %s\n", tc->binary, as->func, err);
+					fprintf(stderr, "btfinline: %s: %s: %s\n", a->binary, as->func, err);
 					return -EINVAL;
 				}
 				to->str = as->extra[k].str;
@@ -308,7 +131,7 @@ static int prepare_sites(struct trace_ctx *tc, struct btfi_site_list *sl, size_t
 			to->type_id = pp ? pp[k].type : 0;
 			to->size = locs[k].size;
 			to->is_signed = locs[k].is_signed;
-			as->extra[k].str = tc->str && pp && is_char_ptr(btf, pp[k].type);
+			as->extra[k].str = a->str && pp && trace_is_char_ptr(btf, pp[k].type);
 			to->str = as->extra[k].str;
 		}
 		/* expression names double as argument names in policy messages */
@@ -329,11 +152,13 @@ static int prepare_sites(struct trace_ctx *tc, struct btfi_site_list *sl, size_t
 	return 0;
 }
 
+/* One line per hit: text, or a JSON object (-j). */
 static int handle_event(void *ctx, void *data, size_t size)
 {
 	struct trace_ctx *tc = ctx;
 	const struct btfi_trace_event *ev = data;
 	const struct tsite *ts;
+	struct json_writer *w = &tc->jw;
 	char line[4096], val[512];
 	size_t pos = 0;
 	double t;
@@ -345,13 +170,17 @@ static int handle_event(void *ctx, void *data, size_t size)
 		return 0;
 	tc->events++;
 	t = (double)(ev->ts - tc->t0_ns) / 1e9;
-	if (tc->json) {
-		char w[200];
-
-		btfi_fmt_json_str(ts->where, w, sizeof(w));
-		pos += snprintf(line + pos, sizeof(line) - pos,
-				"{\"time\": %.6f, \"pid\": %u, \"tid\": %u, \"func\": \"%s\", \"site\": \"%s\", \"where\": %s, \"args\": {",
-				t, ev->pid, ev->tid, ts->func, ts->label, w);
+	if (tc->a->json) {
+		jw_reset(w);
+		jw_start_object(w);
+		jw_float_field(w, "time", "%.6f", t);
+		jw_uint_field(w, "pid", ev->pid);
+		jw_uint_field(w, "tid", ev->tid);
+		jw_string_field(w, "func", ts->func);
+		jw_string_field(w, "site", ts->label);
+		jw_string_field(w, "where", ts->where);
+		jw_name(w, "args");
+		jw_start_object(w);
 	} else {
 		pos += snprintf(line + pos, sizeof(line) - pos, "%.6f %u %s %s%s%s%s", t, ev->pid,
 				ts->func, ts->label, *ts->where ? " (" : "", ts->where,
@@ -360,24 +189,36 @@ static int handle_event(void *ctx, void *data, size_t size)
 	for (uint32_t k = 0; k < ts->nout && k < ev->nargs && k < BTFI_MAX_ARGS; k++) {
 		const struct tout *to = &ts->outs[k];
 		const uint8_t *raw = (const uint8_t *)ev->val[k] + to->slice_off;
-		uint32_t avail = 16 - to->slice_off;
+		uint32_t avail = 16 - to->slice_off, sz = to->size < avail ? to->size : avail;
+		const char *str = to->str ? ev->str[k] : NULL;
 
+		if (tc->a->json) {
+			jw_name(w, to->name);
+			if (ev->err[k])
+				jw_null(w);
+			else
+				btfi_fmt_value_json(tc->btf, to->type_id, raw, sz, to->is_signed, str, w);
+			continue;
+		}
 		if (ev->err[k])
-			snprintf(val, sizeof(val), tc->json ? "null" : "?");
+			snprintf(val, sizeof(val), "?");
 		else
-			btfi_fmt_value(tc->btf, to->type_id, raw, to->size < avail ? to->size : avail,
-				       to->is_signed, to->str ? ev->str[k] : NULL, tc->json, val, sizeof(val));
-		if (tc->json)
-			pos += snprintf(line + pos, sizeof(line) - pos, "%s\"%s\": %s", k ? ", " : "",
-					to->name, val);
-		else
-			pos += snprintf(line + pos, sizeof(line) - pos, " %s=%s", to->name, val);
+			btfi_fmt_value(tc->btf, to->type_id, raw, sz, to->is_signed, str, val, sizeof(val));
+		pos += snprintf(line + pos, sizeof(line) - pos, " %s=%s", to->name, val);
 		if (pos >= sizeof(line))
 			pos = sizeof(line) - 1;
 	}
-	if (tc->json)
-		snprintf(line + pos, sizeof(line) - pos, "}}");
-	fprintf(tc->out, "%s\n", line);
+	if (tc->a->json) {
+		jw_end_object(w);
+		jw_end_object(w);	/* ends the line */
+		if (w->nomem) {
+			fprintf(stderr, "btfinline: out of memory\n");
+			return -ENOMEM;
+		}
+		fwrite(w->buf, 1, w->len, tc->out);
+	} else {
+		fprintf(tc->out, "%s\n", line);
+	}
 	return 0;
 }
 
@@ -389,25 +230,35 @@ static uint64_t mono_ns(void)
 	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
 }
 
-static void print_counts(struct trace_ctx *tc, struct trace_bpf *skel)
+static void print_counts(struct trace_ctx *tc)
 {
-	int fd = bpf_map__fd(skel->maps.counts);
+	int fd = bpf_map__fd(tc->skel->maps.counts);
+	struct json_writer w;
 
+	jw_init(&w, tc->out, JSON_LINE);
 	for (size_t i = 0; i < tc->nsites; i++) {
 		__u64 key = i, v = 0;
 		struct tsite *ts = &tc->sites[i];
 
 		bpf_map_lookup_elem(fd, &key, &v);
-		if (tc->json)
-			fprintf(tc->out, "{\"func\": \"%s\", \"site\": \"%s\", \"where\": \"%s\", \"hits\": %llu}\n",
-				ts->func, ts->label, ts->where, (unsigned long long)v);
-		else
+		if (tc->a->json) {
+			jw_start_object(&w);
+			jw_string_field(&w, "func", ts->func);
+			jw_string_field(&w, "site", ts->label);
+			jw_string_field(&w, "where", ts->where);
+			jw_uint_field(&w, "hits", v);
+			jw_end_object(&w);
+		} else {
 			fprintf(tc->out, "%10llu %s %s%s%s%s\n", (unsigned long long)v, ts->func,
 				ts->label, *ts->where ? " (" : "", ts->where, *ts->where ? ")" : "");
+		}
 	}
 }
 
-int cmd_trace(int argc, char **argv)
+/* ---- parse: the command line ---- */
+
+/* 0: go on; -1: stop with *rc (help: 0, usage error: 2). */
+static int parse_args(int argc, char **argv, struct trace_args *a, int *rc)
 {
 	static const struct option lopts[] = {
 		{ "binary", required_argument, 0, 'x' },
@@ -424,218 +275,282 @@ int cmd_trace(int argc, char **argv)
 		{ "base", required_argument, 0, 'K' },
 		{ "all-instances", no_argument, 0, 'A' },
 		{ "duration", required_argument, 0, 'd' },
+		{ "output", required_argument, 0, 'o' },
 		{ "help", no_argument, 0, 'h' },
+		{ "verbose", no_argument, 0, 'v' },
+		DEBUG_LONGOPTS,
 		{ 0 }
 	};
-	struct trace_ctx tc = { .out = stdout };
-	const char *inline_btf = NULL, *outpath = NULL;
-	struct btfi_site_list sl = { 0 };
-	struct btfinline *bi = NULL;
-	struct btfinline_link *link = NULL;
-	struct ring_buffer *rb = NULL;
-	struct trace_bpf *skel = NULL;
-	struct trace_sym *sym = NULL;
-	enum btfinline_policy policy = BTFI_ALL_OR_NONE;
-	bool no_entry = false, no_multi = false;
-	char **cmd = NULL;
-	int pid = -1, child = -1, sync_pipe[2] = { -1, -1 }, ret = 1, c, err, status = 0;
-	int nfuncs;
-	bool kernel = false, all_inst = false;
-	const char *kbase = NULL;
-	struct trace_kernel *tk = NULL;
-	double duration = 0;
+	int c;
 
+	*a = (struct trace_args){ .pid = -1, .policy = BTFI_ALL_OR_NONE };
+	*rc = 2;
 	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--")) {
-			cmd = &argv[i + 1];
+		if (!strcmp(argv[i], "--")) {	/* CMD [ARGS] */
+			a->cmd = &argv[i + 1];
 			argv[i] = NULL;
 			argc = i;
 			break;
 		}
 	}
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "x:p:cjo:hkd:", lopts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":x:p:cjo:hkd:v", lopts, NULL)) != -1) {
 		switch (c) {
-		case 'x': tc.binary = optarg; break;
-		case 'p': pid = atoi(optarg); if (pid <= 0) goto badusage; break;
-		case 'I': inline_btf = optarg; break;
-		case 'S': tc.str = true; break;
-		case 'c': tc.count = true; break;
-		case 'j': tc.json = true; break;
-		case 'B': policy = BTFI_BEST_EFFORT; break;
-		case 'E': no_entry = true; break;
-		case 'Z': tc.bare = true; break;
-		case 'M': no_multi = true; break;
-		case 'o': outpath = optarg; break;
-		case 'k': kernel = true; break;
-		case 'K': kbase = optarg; break;
-		case 'A': all_inst = true; break;
-		case 'd': duration = atof(optarg); if (duration <= 0) goto badusage; break;
-		case 'h': usage(stdout); return 0;
-		default: goto badusage;
-		}
-	}
-	nfuncs = argc - optind;
-	if (kernel && (tc.binary || pid > 0 || cmd))
-		goto badusage;
-	if (kernel)
-		tc.binary = "kernel";	/* names the target in messages */
-	if (!tc.binary || nfuncs <= 0 || (cmd && !cmd[0]) || (cmd && pid > 0))
-		goto badusage;
-	if (pid > 0 && kill(pid, 0) && errno == ESRCH) {
-		fprintf(stderr, "btfinline: pid %d: %s\n", pid, strerror(ESRCH));
-		return 1;
-	}
-	if (outpath && !(tc.out = fopen(outpath, "w"))) {
-		fprintf(stderr, "btfinline: %s: %s\n", outpath, strerror(errno));
-		return 1;
-	}
-
-	if (kernel) {
-		if (trace_kernel_open(inline_btf, kbase, &tk, &bi))
-			goto out;
-		if (!all_inst && !(tc.fold = fold_new()))
-			goto out;
-	} else {
-		BTFI_OPTS(btfinline_open_opts, oo, .base_path = inline_btf ? tc.binary : NULL);
-
-		err = btfinline__open(inline_btf ? inline_btf : tc.binary, &oo, &bi);
-		if (err)
-			goto out;
-	}
-	tc.btf = btfinline__btf(bi);
-	sym = kernel ? NULL : trace_sym_open(tc.binary);
-
-	/* Sites of every FUNC ('FUNC expr...' splits on spaces). */
-	for (int f = optind; f < argc; f++) {
-		char *spec = strdup(argv[f]), *save = NULL, *func, *exprs[BTFI_MAX_ARGS], *e;
-		int nexpr = 0;
-		size_t from = sl.cnt;
-		struct tsite *ns;
-
-		func = strtok_r(spec, " \t", &save);
-		while (func && (e = strtok_r(NULL, " \t,", &save))) {
-			if (nexpr == BTFI_MAX_ARGS) {
-				fprintf(stderr, "btfinline: %s: more than %d expressions\n", func, BTFI_MAX_ARGS);
-				free(spec);
-				goto out;
+		case 'x': a->binary = optarg; break;
+		case 'p':
+			a->pid = atoi(optarg);
+			if (a->pid <= 0) {
+				cli_usage(&cli_trace, "-p '%s': not a PID", optarg);
+				return -1;
 			}
-			exprs[nexpr++] = e;
-		}
-		if (!func) {
-			free(spec);
-			goto badusage;
-		}
-		{	/* lives as long as sl: sites reference it */
-			char *copy = btfi_site_list_alloc(&sl, strlen(func) + 1);
-
-			if (!copy) {
-				free(spec);
-				goto out;
+			break;
+		case 'I': a->inline_btf = optarg; break;
+		case 'S': a->str = true; break;
+		case 'c': a->count = true; break;
+		case 'j': a->json = true; break;
+		case 'B': a->policy = BTFI_BEST_EFFORT; break;
+		case 'E': a->no_entry = true; break;
+		case 'Z': a->bare = true; break;
+		case 'M': a->no_multi = true; break;
+		case 'o': a->outpath = optarg; break;
+		case 'k': a->kernel = true; break;
+		case 'K': a->kbase = optarg; break;
+		case 'A': a->all_inst = true; break;
+		case 'd':
+			a->duration = atof(optarg);
+			if (a->duration <= 0) {
+				cli_usage(&cli_trace, "-d '%s': not a number of seconds", optarg);
+				return -1;
 			}
-			func = strcpy(copy, func);
+			break;
+		case 'h':
+			cli_help(&cli_trace, stdout);
+			*rc = 0;
+			return -1;
+		case 'v': a->dbg.verbose = true; break;
+		default:
+			if (debug_opt(&a->dbg, c, optarg))
+				break;
+			cli_bad_option(&cli_trace, c, argv);
+			return -1;
 		}
-		err = kernel ? trace_kernel_collect(tk, bi, func, no_entry, &sl) :
-			btfi_collect_sites(bi, tc.binary, func, no_entry, NULL, NULL, NULL, &sl);
-		if (!err) {
-			ns = realloc(tc.sites, sl.cnt * sizeof(*ns));
-			err = ns ? 0 : -ENOMEM;
-			if (ns)
-				tc.sites = ns;
-		}
-		if (!err)
-			err = prepare_sites(&tc, &sl, from, exprs, nexpr, sym);
-		free(spec);
-		if (err)
-			goto out;
 	}
+	a->funcs = argv + optind;
+	a->nfuncs = argc - optind;
+	if (a->kernel && (a->binary || a->pid > 0 || a->cmd)) {
+		cli_usage(&cli_trace, "-k traces the kernel: no -x, -p or CMD");
+		return -1;
+	}
+	if (a->kernel)
+		a->binary = "kernel";
+	if (!a->binary || a->nfuncs <= 0) {
+		cli_usage(&cli_trace, a->binary ? "no FUNC" : "-x BINARY or -k");
+		return -1;
+	}
+	if (a->cmd && !a->cmd[0]) {
+		cli_usage(&cli_trace, "no CMD after --");
+		return -1;
+	}
+	if (a->cmd && a->pid > 0) {
+		cli_usage(&cli_trace, "-p and CMD exclude each other");
+		return -1;
+	}
+	for (int f = 0; f < a->nfuncs; f++) {
+		if (!a->funcs[f][strspn(a->funcs[f], " \t")]) {
+			cli_usage(&cli_trace, "empty FUNC");
+			return -1;
+		}
+	}
+	return 0;
+}
 
-	skel = trace_bpf__open();
-	if (!skel) {
-		fprintf(stderr, "btfinline: cannot open the BPF program: %s\n", strerror(errno));
+/* ---- resolve: inline info, the sites of each FUNC, what they print ---- */
+
+/* Sites of one 'FUNC EXPR...' (split on spaces) appended to tc->sl. */
+static int resolve_func(struct trace_ctx *tc, const char *arg)
+{
+	const struct trace_args *a = tc->a;
+	char *spec = strdup(arg), *save = NULL, *func, *copy, *exprs[BTFI_MAX_ARGS], *e;
+	size_t from = tc->sl.cnt;
+	struct tsite *ns;
+	int nexpr = 0, err;
+
+	if (!spec)
+		return -ENOMEM;
+	func = strtok_r(spec, " \t", &save);	/* not NULL: parse_args checked */
+	while ((e = strtok_r(NULL, " \t,", &save))) {
+		if (nexpr == BTFI_MAX_ARGS) {
+			fprintf(stderr, "btfinline: %s: more than %d expressions\n", func, BTFI_MAX_ARGS);
+			err = -E2BIG;
+			goto out;
+		}
+		exprs[nexpr++] = e;
+	}
+	/* lives as long as sl: sites reference it */
+	copy = btfi_site_list_alloc(&tc->sl, strlen(func) + 1);
+	if (!copy) {
+		err = -ENOMEM;
 		goto out;
 	}
-	skel->rodata->count_only = tc.count;
-	if (sl.cnt > BTFI_SPECS_MAX) {
-		bpf_map__set_max_entries(skel->maps.btfi_specs, sl.cnt);
-		bpf_map__set_max_entries(skel->maps.counts, sl.cnt);
+	func = strcpy(copy, func);
+	err = a->kernel ? trace_kernel_collect(tc->tk, tc->bi, func, a->no_entry, a->policy, &tc->sl) :
+		btfi_collect_sites(tc->bi, a->binary, func, a->no_entry, NULL, NULL, NULL, &tc->sl);
+	if (err)
+		goto out;
+	ns = realloc(tc->sites, tc->sl.cnt * sizeof(*ns));
+	if (!ns) {
+		err = -ENOMEM;
+		goto out;
 	}
-	bpf_program__set_autoload(tc.bare ? skel->progs.btfi_trace : skel->progs.btfi_empty, false);
+	tc->sites = ns;
+	err = prepare_sites(tc, &tc->sl, from, exprs, nexpr, tc->sym);
+out:
+	free(spec);
+	return err;
+}
+
+static int resolve(struct trace_ctx *tc)
+{
+	const struct trace_args *a = tc->a;
+	int err;
+
+	if (a->kernel) {
+		err = trace_kernel_open(a->inline_btf, a->kbase, &tc->tk, &tc->bi);
+		if (err)
+			return err;
+		if (!a->all_inst && !(tc->fold = fold_new()))
+			return -ENOMEM;
+	} else {
+		BTFI_OPTS(btfi_source_opts, so, .inline_btf = a->inline_btf);
+
+		err = btfi_source_open(BTFI_TARGET_USER, a->binary, &so, &tc->bi, NULL);
+		if (err)
+			return err;
+	}
+	tc->btf = btfinline__btf(tc->bi);
+	tc->sym = a->kernel ? NULL : trace_sym_open(a->binary, a->dbg.file, a->dbg.dirs);
+	if (a->dbg.verbose && !a->kernel)
+		fprintf(stderr, "btfinline: %s: file:line %s%s\n", a->binary,
+			tc->sym ? "from the DWARF of " : "not shown: no DWARF found",
+			tc->sym ? trace_sym_dwarf_path(tc->sym) : "");
+	for (int f = 0; f < a->nfuncs; f++) {
+		err = resolve_func(tc, a->funcs[f]);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* ---- attach: BPF program, the traced command, probes ---- */
+
+/* Fork CMD, stopped until run() writes to the pipe (EOF: exit 127). */
+static int start_child(struct trace_ctx *tc)
+{
+	char **cmd = tc->a->cmd;
+
+	if (pipe2(tc->sync_pipe, O_CLOEXEC)) {
+		perror("btfinline: pipe");
+		return -errno;
+	}
+	tc->child = fork();
+	if (tc->child < 0) {
+		perror("btfinline: fork");
+		return -errno;
+	}
+	if (tc->child == 0) {
+		char b;
+
+		close(tc->sync_pipe[1]);
+		if (read(tc->sync_pipe[0], &b, 1) != 1)
+			_exit(127);
+		execvp(cmd[0], cmd);
+		fprintf(stderr, "btfinline: %s: %s\n", cmd[0], strerror(errno));
+		_exit(127);
+	}
+	close(tc->sync_pipe[0]);
+	tc->sync_pipe[0] = -1;
+	tc->pid = tc->child;
+	return 0;
+}
+
+static int attach(struct trace_ctx *tc)
+{
+	const struct trace_args *a = tc->a;
+	struct trace_bpf *skel;
+	struct bpf_program *prog;
+	int err;
+
+	skel = tc->skel = trace_bpf__open();
+	if (!skel) {
+		fprintf(stderr, "btfinline: cannot open the BPF program: %s\n", strerror(errno));
+		return -errno;
+	}
+	skel->rodata->count_only = a->count;
+	if (tc->sl.cnt > BTFI_SPECS_MAX) {
+		bpf_map__set_max_entries(skel->maps.btfi_specs, tc->sl.cnt);
+		bpf_map__set_max_entries(skel->maps.counts, tc->sl.cnt);
+	}
+	bpf_program__set_autoload(a->bare ? skel->progs.btfi_trace : skel->progs.btfi_empty, false);
 	/* one uprobe_multi link for all sites where the kernel has them:
 	 * detaching per-site uprobes costs a grace period each */
-	if (!kernel && !no_multi && btfi_uprobe_multi_supported()) {
+	if (!a->kernel && !a->no_multi && btfi_uprobe_multi_supported()) {
 		bpf_program__set_expected_attach_type(skel->progs.btfi_trace, BTFI_TRACE_UPROBE_MULTI);
 		bpf_program__set_expected_attach_type(skel->progs.btfi_empty, BTFI_TRACE_UPROBE_MULTI);
 	}
 	err = trace_bpf__load(skel);
 	if (err) {
 		fprintf(stderr, "btfinline: cannot load the BPF program: %s\n", strerror(-err));
-		goto out;
+		return err;
 	}
+	if (a->cmd && (err = start_child(tc)))
+		return err;
+	prog = a->bare ? skel->progs.btfi_empty : skel->progs.btfi_trace;
+	if (a->kernel) {
+		err = trace_kernel_attach(tc->tk, prog, &tc->sl, a->policy, &tc->link);
+	} else {
+		BTFI_OPTS(btfi_attach_core_opts, co, .policy = a->policy);
 
-	if (cmd) {	/* fork, attach to the child, then let it exec */
-		if (pipe2(sync_pipe, O_CLOEXEC)) {
-			perror("btfinline: pipe");
-			goto out;
-		}
-		child = fork();
-		if (child < 0) {
-			perror("btfinline: fork");
-			goto out;
-		}
-		if (child == 0) {
-			char b;
-
-			close(sync_pipe[1]);
-			if (read(sync_pipe[0], &b, 1) != 1)
-				_exit(127);
-			execvp(cmd[0], cmd);
-			fprintf(stderr, "btfinline: %s: %s\n", cmd[0], strerror(errno));
-			_exit(127);
-		}
-		close(sync_pipe[0]);
-		sync_pipe[0] = -1;
-		pid = child;
+		err = btfi_attach_sites(prog, tc->pid, a->binary, tc->sl.sites, tc->sl.cnt, &co,
+					&tc->link);
 	}
-
-	{
-		BTFI_OPTS(btfi_attach_core_opts, co, .policy = policy);
-
-		if (kernel)
-			err = trace_kernel_attach(tk, tc.bare ? skel->progs.btfi_empty : skel->progs.btfi_trace,
-						  &sl, policy, &link);
-		else
-			err = btfi_attach_sites(tc.bare ? skel->progs.btfi_empty : skel->progs.btfi_trace,
-						pid, tc.binary, sl.sites, sl.cnt, &co, &link);
-		if (err)
-			goto out;
-	}
-	if (!tc.count && !tc.bare) {
-		rb = ring_buffer__new(bpf_map__fd(skel->maps.events), handle_event, &tc, NULL);
-		if (!rb) {
+	if (err)
+		return err;
+	if (!a->count && !a->bare) {
+		tc->rb = ring_buffer__new(bpf_map__fd(skel->maps.events), handle_event, tc, NULL);
+		if (!tc->rb) {
 			fprintf(stderr, "btfinline: ring buffer: %s\n", strerror(errno));
-			goto out;
+			return -errno;
 		}
 	}
+	return 0;
+}
+
+/* ---- run: events until a signal, -d, or the end of the traced process ---- */
+
+static int run(struct trace_ctx *tc)
+{
+	const struct trace_args *a = tc->a;
+	size_t nprobes = btfinline_link__cnt(tc->link);
+	int err;
+
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	tc.t0_ns = mono_ns();
-	fprintf(stderr, "btfinline: %zu probe%s on %d function%s in %s\n", btfinline_link__cnt(link),
-		btfinline_link__cnt(link) == 1 ? "" : "s",
-		nfuncs, nfuncs > 1 ? "s" : "", tc.binary);
-	if (child > 0) {	/* go: one byte (EOF alone means "attach failed") */
-		if (write(sync_pipe[1], "g", 1) != 1)
+	tc->t0_ns = mono_ns();
+	fprintf(stderr, "btfinline: %zu probe%s on %d function%s in %s\n", nprobes,
+		nprobes == 1 ? "" : "s", a->nfuncs, a->nfuncs > 1 ? "s" : "", a->binary);
+	if (tc->child > 0) {	/* go: one byte (EOF alone means "attach failed") */
+		if (write(tc->sync_pipe[1], "g", 1) != 1)
 			perror("btfinline: pipe");
-		close(sync_pipe[1]);
-		sync_pipe[1] = -1;
+		close(tc->sync_pipe[1]);
+		tc->sync_pipe[1] = -1;
 	}
 
-	while (!stop_sig && !(duration > 0 && (mono_ns() - tc.t0_ns) / 1e9 >= duration)) {
-		if (rb) {
+	while (!stop_sig && !(a->duration > 0 && (mono_ns() - tc->t0_ns) / 1e9 >= a->duration)) {
+		if (tc->rb) {
 			/* the BPF side wakes us only when the ring fills up */
-			err = ring_buffer__poll(rb, 50);
+			err = ring_buffer__poll(tc->rb, 50);
 			if (err >= 0)
-				err = ring_buffer__consume(rb);
+				err = ring_buffer__consume(tc->rb);
 			if (err < 0 && err != -EINTR) {
 				fprintf(stderr, "btfinline: ring buffer: %s\n", strerror(-err));
 				break;
@@ -643,48 +558,103 @@ int cmd_trace(int argc, char **argv)
 		} else {
 			usleep(100000);
 		}
-		if (child > 0 && waitpid(child, &status, WNOHANG) == child) {
-			child = -1;
+		if (tc->child > 0 && waitpid(tc->child, &tc->status, WNOHANG) == tc->child) {
+			tc->child = -1;
 			break;
 		}
-		if (pid > 0 && !cmd && kill(pid, 0) && errno == ESRCH)
+		if (tc->pid > 0 && !a->cmd && kill(tc->pid, 0) && errno == ESRCH)
 			break;
 	}
-	if (rb)
-		ring_buffer__consume(rb);
-	if (tc.count)
-		print_counts(&tc, skel);
-	if (skel->bss->dropped)
+	if (tc->rb)
+		ring_buffer__consume(tc->rb);
+	if (a->count)
+		print_counts(tc);
+	if (tc->skel->bss->dropped)
 		fprintf(stderr, "btfinline: %llu events dropped (ring buffer full)\n",
-			(unsigned long long)skel->bss->dropped);
-	ret = 0;
-	if (cmd && WIFEXITED(status) && WEXITSTATUS(status) == 127)
-		ret = 1;
-	goto out;
-badusage:
-	usage(stderr);
-	ret = 2;
-out:
+			(unsigned long long)tc->skel->bss->dropped);
+	if (a->cmd && WIFEXITED(tc->status) && WEXITSTATUS(tc->status) == 127)
+		return 1;
+	return 0;
+}
+
+static void cleanup(struct trace_ctx *tc)
+{
 	/* detach before the child may be killed: nothing stays behind */
-	btfinline_link__destroy(link);
-	ring_buffer__free(rb);
-	trace_bpf__destroy(skel);
-	if (sync_pipe[1] >= 0)
-		close(sync_pipe[1]);	/* child reads EOF and exits 127 */
-	if (child > 0) {
+	btfinline_link__destroy(tc->link);
+	ring_buffer__free(tc->rb);
+	trace_bpf__destroy(tc->skel);
+	if (tc->sync_pipe[1] >= 0)
+		close(tc->sync_pipe[1]);	/* child reads EOF and exits 127 */
+	if (tc->child > 0) {
 		if (stop_sig)
-			kill(child, SIGTERM);
-		waitpid(child, &status, 0);
+			kill(tc->child, SIGTERM);
+		waitpid(tc->child, &tc->status, 0);
 	}
-	btfi_site_list_free(&sl);
-	free(tc.sites);
-	trace_sym_close(sym);
-	btfinline__free(bi);
-	trace_kernel_close(tk);
-	fold_free(tc.fold);
-	if (tc.out && tc.out != stdout)
-		fclose(tc.out);
+	btfi_site_list_free(&tc->sl);
+	free(tc->sites);
+	trace_sym_close(tc->sym);
+	btfinline__free(tc->bi);
+	trace_kernel_close(tc->tk);
+	fold_free(tc->fold);
+	jw_free(&tc->jw);
+	if (tc->out && tc->out != stdout)
+		fclose(tc->out);
 	else
 		fflush(stdout);
-	return ret;
 }
+
+static int cmd_trace(int argc, char **argv)
+{
+	struct trace_args a;
+	struct trace_ctx tc = { .a = &a, .out = stdout, .child = -1, .sync_pipe = { -1, -1 } };
+	int rc;
+
+	if (parse_args(argc, argv, &a, &rc))
+		return rc;
+	tc.pid = a.pid;
+	if (a.pid > 0 && kill(a.pid, 0) && errno == ESRCH) {
+		fprintf(stderr, "btfinline: pid %d: %s\n", a.pid, strerror(ESRCH));
+		return 1;
+	}
+	if (a.outpath && !(tc.out = fopen(a.outpath, "w"))) {
+		fprintf(stderr, "btfinline: %s: %s\n", a.outpath, strerror(errno));
+		return 1;
+	}
+	jw_init_buf(&tc.jw, JSON_LINE);
+	rc = 1;
+	if (!resolve(&tc) && !attach(&tc))
+		rc = run(&tc);
+	cleanup(&tc);
+	return rc;
+}
+
+const struct cli_cmd cli_trace = {
+	.name = "trace",
+	.fn = cmd_trace,
+	.synopsis = "trace -x BINARY [-p PID] [OPTIONS] FUNC... [-- CMD [ARGS]]\n"
+		    "trace -k [--inline-btf BLOB] [--base BTF] [OPTIONS] FUNC...",
+	.summary = "Probes at every inline site and the out-of-line entry of FUNC; arguments typed from BTF.",
+	.options =
+"  FUNC                 every inline site and the out-of-line entry of FUNC\n"
+"  'FUNC EXPR...'       print only these: ARG, ARG->field.sub, ARG.field\n"
+"  -x, --binary BIN     the ELF whose functions are traced (uprobes)\n"
+"  -p, --pid PID        only this process (default: CMD if given, else all);\n"
+"                       -p is a PID as in perf, strace and bpftrace\n"
+"  --inline-btf FILE    inline info from FILE (default: BIN's .BTF.inline)\n"
+"  -k, --kernel         kernel functions, kprobes (inline info: --inline-btf, or\n"
+"                       /sys/kernel/btf/vmlinux.inline)\n"
+"  --base BTF           -k: the base BLOB was encoded against; must equal the running kernel's\n"
+"  --all-instances      -k: print nested instances of the same call too\n"
+"  --str                print char pointers as strings\n"
+"  -c, --count          per-site hit counts at exit instead of one line per hit\n"
+"  -j, --json           JSON lines\n"
+"  --best-effort        attach even where some argument has no location\n"
+"  --no-entry           skip the out-of-line entry\n"
+"  -d, --duration SEC   stop after SEC seconds\n"
+"  -o, --output FILE    output to FILE\n"
+"  -v, --verbose        say where the DWARF for call-site file:line came from\n"
+"  --debug-file FILE    that DWARF from FILE (build-id checked; default: in BIN, or\n"
+"                       found by build-id or .gnu_debuglink)\n"
+"  --debug-dir DIR      debug files under DIR (DIR:DIR2...) instead of /usr/lib/debug\n"
+"  -h, --help           this text\n",
+};

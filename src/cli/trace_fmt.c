@@ -5,11 +5,15 @@
 #include <stdio.h>
 #include <string.h>
 #include <bpf/btf.h>
+#include "attach/attach.h"
+#include "json_writer.h"
 #include "trace_fmt.h"
 
+/* Text into buf, or JSON through jw. */
 struct out {
 	char *buf;
 	size_t len, pos;
+	struct json_writer *jw;
 };
 
 static void put(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -27,8 +31,13 @@ static void put(struct out *o, const char *fmt, ...)
 		o->pos += (size_t)n < o->len - o->pos ? (size_t)n : o->len - o->pos - 1;
 }
 
-static void put_str(struct out *o, const char *s, size_t max, bool json)
+/* Text: C-like escapes, bytes outside ASCII as \xNN. */
+static void put_str(struct out *o, const char *s, size_t max)
 {
+	if (o->jw) {
+		jw_string_n(o->jw, s, max);
+		return;
+	}
 	put(o, "\"");
 	for (size_t i = 0; i < max && s[i]; i++) {
 		unsigned char c = s[i];
@@ -38,19 +47,20 @@ static void put_str(struct out *o, const char *s, size_t max, bool json)
 		else if (c == '\n')
 			put(o, "\\n");
 		else if (c < 0x20 || c >= 0x7f)
-			put(o, json ? "\\u%04x" : "\\x%02x", c);
+			put(o, "\\x%02x", c);
 		else
 			put(o, "%c", c);
 	}
 	put(o, "\"");
 }
 
-void btfi_fmt_json_str(const char *s, char *buf, size_t len)
+/* No value: ? in text, null in JSON. */
+static void put_none(struct out *o)
 {
-	struct out o = { buf, len, 0 };
-
-	buf[0] = 0;
-	put_str(&o, s, (size_t)-1, true);
+	if (o->jw)
+		jw_null(o->jw);
+	else
+		put(o, "?");
 }
 
 static uint64_t load(const uint8_t *raw, uint32_t off, uint32_t size, bool is_signed)
@@ -72,50 +82,57 @@ static uint64_t load(const uint8_t *raw, uint32_t off, uint32_t size, bool is_si
 	return v;
 }
 
-static void put_int(struct out *o, uint64_t v, uint32_t size, bool is_signed)
+static void put_int(struct out *o, uint64_t v, bool is_signed)
 {
-	if (is_signed)
+	if (o->jw && is_signed)
+		jw_int(o->jw, (int64_t)v);
+	else if (o->jw)
+		jw_uint(o->jw, v);
+	else if (is_signed)
 		put(o, "%" PRId64, (int64_t)v);
 	else
 		put(o, "%" PRIu64, v);
-	(void)size;
 }
 
 static void fmt(const struct btf *btf, uint32_t id, const uint8_t *raw, uint32_t off,
-		uint32_t avail, const char *str, bool json, struct out *o, int depth)
+		uint32_t avail, const char *str, struct out *o, int depth)
 {
-	const struct btf_type *t = btf ? btf__type_by_id(btf, id) : NULL;
+	const struct btf_type *t = btf ? btfi_skip_mods(btf, &id) : NULL;
+	struct json_writer *jw = o->jw;
 
-	while (t && (btf_is_mod(t) || btf_is_typedef(t))) {
-		id = t->type;
-		t = btf__type_by_id(btf, id);
-	}
 	if (!t || depth > 4) {
-		put(o, json ? "null" : "?");
+		put_none(o);
 		return;
 	}
 	if (btf_is_int(t)) {
 		uint8_t enc = btf_int_encoding(t);
 		uint64_t v = load(raw, off, t->size, enc & BTF_INT_SIGNED);
 
-		if (enc & BTF_INT_BOOL)
+		if ((enc & BTF_INT_BOOL) && jw)
+			jw_bool(jw, v);
+		else if (enc & BTF_INT_BOOL)
 			put(o, v ? "true" : "false");
+		else if (t->size == 16 && jw)
+			jw_stringf(jw, "0x%016" PRIx64 "%016" PRIx64, load(raw, off + 8, 8, false),
+				   load(raw, off, 8, false));
 		else if (t->size == 16)
-			put(o, json ? "\"0x%016" PRIx64 "%016" PRIx64 "\"" : "0x%016" PRIx64 "%016" PRIx64,
-			    load(raw, off + 8, 8, false), load(raw, off, 8, false));
+			put(o, "0x%016" PRIx64 "%016" PRIx64, load(raw, off + 8, 8, false),
+			    load(raw, off, 8, false));
 		else
-			put_int(o, v, t->size, enc & BTF_INT_SIGNED);
+			put_int(o, v, enc & BTF_INT_SIGNED);
 		return;
 	}
 	if (btf_is_ptr(t)) {
 		uint64_t v = load(raw, off, 8, false);
 
 		if (str) {
-			put_str(o, str, 64, json);
-			if (!json)
+			put_str(o, str, 64);
+			if (!jw)
 				put(o, "@0x%" PRIx64, v);
+		} else if (jw) {
+			jw_stringf(jw, "0x%" PRIx64, v);
 		} else {
-			put(o, json ? "\"0x%" PRIx64 "\"" : "0x%" PRIx64, v);
+			put(o, "0x%" PRIx64, v);
 		}
 		return;
 	}
@@ -133,100 +150,131 @@ static void fmt(const struct btf *btf, uint32_t id, const uint8_t *raw, uint32_t
 				name = btf__name_by_offset(btf, btf_is_enum(t) ? btf_enum(t)[i].name_off :
 								btf_enum64(t)[i].name_off);
 		}
-		if (name && *name)
-			put(o, json ? "\"%s\"" : "%s", name);
+		if (name && *name && jw)
+			jw_string(jw, name);
+		else if (name && *name)
+			put(o, "%s", name);
 		else
-			put_int(o, v, t->size, sgn);
+			put_int(o, v, sgn);
 		return;
 	}
 	if (btf_is_float(t)) {
 		uint64_t v = load(raw, off, t->size, false);
+		double d;
 
 		if (t->size == 4) {
 			float f;
 			uint32_t u = v;
 
 			memcpy(&f, &u, 4);
-			put(o, "%g", f);
+			d = f;
 		} else if (t->size == 8) {
-			double d;
-
 			memcpy(&d, &v, 8);
-			put(o, "%g", d);
 		} else {
-			put(o, json ? "null" : "?");
+			put_none(o);
+			return;
 		}
+		if (jw)
+			jw_float(jw, "%g", d);	/* NaN, inf: null */
+		else
+			put(o, "%g", d);
 		return;
 	}
 	if (btf_is_array(t)) {
 		const struct btf_array *a = btf_array(t);
-		const struct btf_type *et = btf__type_by_id(btf, a->type);
 		int64_t esz = btf__resolve_size(btf, a->type);
 		uint32_t eid = a->type;
+		const struct btf_type *et = btfi_skip_mods(btf, &eid);
 
-		while (et && (btf_is_mod(et) || btf_is_typedef(et))) {
-			eid = et->type;
-			et = btf__type_by_id(btf, eid);
-		}
 		if (et && btf_is_int(et) && et->size == 1) {	/* char array */
 			if (str)
-				put_str(o, str, a->nelems, json);
+				put_str(o, str, a->nelems);
 			else if (off < 16)
-				put_str(o, (const char *)raw + off,
-					a->nelems < 16 - off ? a->nelems : 16 - off, json);
+				put_str(o, (const char *)raw + off, a->nelems < 16 - off ? a->nelems : 16 - off);
 			else
-				put(o, json ? "null" : "?");
+				put_none(o);
 			return;
 		}
-		put(o, json ? "[" : "{");
+		if (jw)
+			jw_start_array(jw);
+		else
+			put(o, "{");
 		for (uint32_t i = 0; i < a->nelems; i++) {
 			if (esz <= 0 || off + i * esz >= avail) {
-				put(o, json ? "" : "...");
+				if (!jw)
+					put(o, "...");
 				break;
 			}
-			put(o, i ? ", " : "");
-			fmt(btf, a->type, raw, off + i * esz, avail, NULL, json, o, depth + 1);
+			if (!jw)
+				put(o, i ? ", " : "");
+			fmt(btf, a->type, raw, off + i * esz, avail, NULL, o, depth + 1);
 		}
-		put(o, json ? "]" : "}");
+		if (jw)
+			jw_end_array(jw);
+		else
+			put(o, "}");
 		return;
 	}
 	if (btf_is_composite(t)) {
 		const struct btf_member *m = btf_members(t);
 
-		put(o, "{");
+		if (jw)
+			jw_start_object(jw);
+		else
+			put(o, "{");
 		for (int i = 0; i < btf_vlen(t); i++, m++) {
 			uint32_t moff = off + btf_member_bit_offset(t, i) / 8;
 			const char *mn = btf__name_by_offset(btf, m->name_off);
 
 			if (moff >= avail) {
-				if (!json)
+				if (!jw)
 					put(o, "%s...", i ? ", " : "");
 				break;
 			}
-			put(o, json ? "%s\"%s\": " : "%s%s=", i ? ", " : "", mn ? mn : "");
-			if (btf_member_bitfield_size(t, i))
-				put(o, json ? "null" : "?");	/* bitfields: not decoded */
+			if (jw)
+				jw_name(jw, mn ? mn : "");
 			else
-				fmt(btf, m->type, raw, moff, avail, NULL, json, o, depth + 1);
+				put(o, "%s%s=", i ? ", " : "", mn ? mn : "");
+			if (btf_member_bitfield_size(t, i))
+				put_none(o);	/* bitfields: not decoded */
+			else
+				fmt(btf, m->type, raw, moff, avail, NULL, o, depth + 1);
 		}
-		put(o, "}");
+		if (jw)
+			jw_end_object(jw);
+		else
+			put(o, "}");
 		return;
 	}
-	put(o, json ? "null" : "?");
+	put_none(o);
+}
+
+static void fmt_value(const struct btf *btf, uint32_t type_id, const void *raw, uint32_t size,
+		      bool is_signed, const char *str, struct out *o)
+{
+	if (!type_id) {
+		if (str)
+			put_str(o, str, 64);
+		else
+			put_int(o, load(raw, 0, size ? size : 8, is_signed), is_signed);
+		return;
+	}
+	fmt(btf, type_id, raw, 0, size < 16 ? size : 16, str, o, 0);
 }
 
 void btfi_fmt_value(const struct btf *btf, uint32_t type_id, const void *raw, uint32_t size,
-		    bool is_signed, const char *str, bool json, char *buf, size_t len)
+		    bool is_signed, const char *str, char *buf, size_t len)
 {
-	struct out o = { buf, len, 0 };
+	struct out o = { buf, len, 0, NULL };
 
 	buf[0] = 0;
-	if (!type_id) {
-		if (str)
-			put_str(&o, str, 64, json);
-		else
-			put_int(&o, load(raw, 0, size ? size : 8, is_signed), size, is_signed);
-		return;
-	}
-	fmt(btf, type_id, raw, 0, size < 16 ? size : 16, str, json, &o, 0);
+	fmt_value(btf, type_id, raw, size, is_signed, str, &o);
+}
+
+void btfi_fmt_value_json(const struct btf *btf, uint32_t type_id, const void *raw, uint32_t size,
+			 bool is_signed, const char *str, struct json_writer *jw)
+{
+	struct out o = { .jw = jw };
+
+	fmt_value(btf, type_id, raw, size, is_signed, str, &o);
 }

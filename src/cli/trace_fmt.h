@@ -7,13 +7,15 @@
 #include <stdint.h>
 
 struct btf;
+struct json_writer;
 
 /* Append the value of type `type_id` held in `raw` (size bytes; raw holds
- * at most 16) to buf. str: NUL-terminated string read at the pointer, or
- * NULL. json: JSON value syntax. type_id 0: plain integer of `size`. */
+ * at most 16) to buf as text. str: NUL-terminated string read at the
+ * pointer, or NULL. type_id 0: plain integer of `size`. */
 void btfi_fmt_value(const struct btf *btf, uint32_t type_id, const void *raw, uint32_t size,
-		    bool is_signed, const char *str, bool json, char *buf, size_t len);
-/* JSON string literal of s. */
-void btfi_fmt_json_str(const char *s, char *buf, size_t len);
+		    bool is_signed, const char *str, char *buf, size_t len);
+/* The same value as one JSON value through jw. */
+void btfi_fmt_value_json(const struct btf *btf, uint32_t type_id, const void *raw, uint32_t size,
+			 bool is_signed, const char *str, struct json_writer *jw);
 
 #endif

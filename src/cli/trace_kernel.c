@@ -60,12 +60,18 @@ void trace_kernel_close(struct trace_kernel *tk)
 }
 
 int trace_kernel_collect(struct trace_kernel *tk, struct btfinline *bi, const char *func,
-			 bool no_entry, struct btfi_site_list *sl)
+			 bool no_entry, enum btfinline_policy policy, struct btfi_site_list *sl)
 {
 	struct btfi_kskips sk = { 0 };
 	int err;
 
 	err = btfi_collect_ksites(bi, tk->ks, &tk->bl, func, no_entry, NULL, NULL, NULL, sl, &sk);
+	if (!err && sk.nmissed && policy != BTFI_BEST_EFFORT) {
+		fprintf(stderr, "btfinline: kernel: %s: %zu site%s cannot be probed, calls there would "
+			"be missed, refusing (--best-effort to attach the others): %s\n", func,
+			sk.nmissed, sk.nmissed > 1 ? "s" : "", sk.text);
+		return -ENOTSUP;
+	}
 	if (!err && sk.n)
 		fprintf(stderr, "btfinline: kernel: %s: %zu site%s skipped: %s\n", func, sk.n,
 			sk.n > 1 ? "s" : "", sk.text);

@@ -17,7 +17,7 @@ int trace_kernel_open(const char *inline_btf, const char *base, struct trace_ker
 void trace_kernel_close(struct trace_kernel *tk);
 /* Sites of func appended to sl; skipped sites reported on stderr. */
 int trace_kernel_collect(struct trace_kernel *tk, struct btfinline *bi, const char *func,
-			 bool no_entry, struct btfi_site_list *sl);
+			 bool no_entry, enum btfinline_policy policy, struct btfi_site_list *sl);
 /* Attach prog at every site (raises RLIMIT_NOFILE; reports attach time). */
 int trace_kernel_attach(struct trace_kernel *tk, struct bpf_program *prog,
 			const struct btfi_site_list *sl, enum btfinline_policy policy,

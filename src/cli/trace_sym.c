@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* Call-site file:line from DWARF when the traced binary still has it. */
+/* Call-site file:line from the traced binary's DWARF, in the file or detached. */
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -9,36 +9,45 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include "trace_sym.h"
+#include "dwarf/debuginfo.h"
 
 struct trace_sym {
-	int fd;
+	struct btfi_debuginfo *di;
 	Dwarf *dw;
 };
 
-struct trace_sym *trace_sym_open(const char *path)
+static void quiet(void *ctx, const char *msg)
 {
+}
+
+struct trace_sym *trace_sym_open(const char *path, const char *debug_file, const char *debug_dirs)
+{
+	/* No DWARF only means no file:line; a problem with a named debug
+	 * file was reported by the commands that need it. */
+	BTFI_OPTS(btfi_debuginfo_opts, o, .log = { quiet, NULL }, .optional = true,
+		  .debug_file = debug_file, .debug_dirs = debug_dirs);
 	struct trace_sym *s = calloc(1, sizeof(*s));
 
 	if (!s)
 		return NULL;
-	s->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (s->fd >= 0)
-		s->dw = dwarf_begin(s->fd, DWARF_C_READ);
-	if (!s->dw) {
-		if (s->fd >= 0)
-			close(s->fd);
+	if (btfi_debuginfo_open(path, &o, &s->di)) {
 		free(s);
 		return NULL;
 	}
+	s->dw = s->di->dw;
 	return s;
+}
+
+const char *trace_sym_dwarf_path(const struct trace_sym *s)
+{
+	return s ? s->di->dwarf_path : NULL;
 }
 
 void trace_sym_close(struct trace_sym *s)
 {
 	if (!s)
 		return;
-	dwarf_end(s->dw);
-	close(s->fd);
+	btfi_debuginfo_close(s->di);
 	free(s);
 }
 
@@ -74,6 +83,14 @@ void trace_sym_where(struct trace_sym *s, uint64_t addr, const char *func, char 
 	buf[0] = 0;
 	if (!s || !cu_at(s->dw, addr, &cu))
 		return;
+	{	/* split DWARF: the scopes are in the unit's .dwo */
+		Dwarf_Die sub;
+		uint8_t ut;
+
+		if (dwarf_cu_info(cu.cu, NULL, &ut, NULL, &sub, NULL, NULL, NULL) == 0 &&
+		    ut == DW_UT_skeleton && dwarf_tag(&sub) == DW_TAG_compile_unit)
+			cu = sub;
+	}
 	if (func) {
 		n = dwarf_getscopes(&cu, addr, &scopes);
 		for (int i = 0; i < n; i++) {

@@ -6,8 +6,11 @@
 #include <stdint.h>
 
 struct trace_sym;
-/* NULL when the file has no DWARF: callers then print no file:line. */
-struct trace_sym *trace_sym_open(const char *path);
+/* NULL when no DWARF is found for the file (in it, --debug-file, build-id,
+ * .gnu_debuglink): callers then print no file:line. */
+struct trace_sym *trace_sym_open(const char *path, const char *debug_file, const char *debug_dirs);
+/* The file the DWARF came from (for -v). */
+const char *trace_sym_dwarf_path(const struct trace_sym *s);
 void trace_sym_close(struct trace_sym *s);
 /* "file:line" of the call of inlined `func` covering addr (func NULL: the
  * line at addr). Empty string if unknown. */

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* Printable names for location kinds, reasons and x86-64 DWARF registers. */
+/* Printable names for location kinds, reasons and x86-64 DWARF registers,
+ * and the one text form of a location (stats, dump). */
 #include <stdio.h>
 #include "btfinline.h"
 
@@ -27,6 +28,58 @@ const char *btfi_loc_type_str(const struct btfi_loc *l, char *buf, size_t n)
 	else
 		snprintf(buf, n, "u8[%u]", l->size);
 	return buf;
+}
+
+static void reg_str(uint32_t reg, char *buf, size_t n)
+{
+	const char *r = btfi_reg_name(reg);
+
+	if (reg == BTFI_REG_FBREG)
+		snprintf(buf, n, "fb");
+	else if (r)
+		snprintf(buf, n, "%%%s", r);
+	else
+		snprintf(buf, n, "%%reg%u", reg);
+}
+
+static void off_str(int64_t off, char *buf, size_t n)
+{
+	if (off)
+		snprintf(buf, n, "%c0x%llx", off < 0 ? '-' : '+',
+			 (unsigned long long)(off < 0 ? -(uint64_t)off : (uint64_t)off));
+	else
+		buf[0] = 0;
+}
+
+int btfi_loc_snprintf(char *buf, size_t n, const struct btfi_loc *l, uint32_t param_size)
+{
+	char r[32], r2[32], o[32], ty[16];
+
+	reg_str(l->reg, r, sizeof(r));
+	off_str(l->off, o, sizeof(o));
+	switch (l->kind) {
+	case BTFI_LOC_KREG:
+		if (btfi_loc_narrowed(l, param_size))
+			return snprintf(buf, n, "(%s)%s", btfi_loc_type_str(l, ty, sizeof(ty)), r);
+		return snprintf(buf, n, "%s", r);
+	case BTFI_LOC_KREG_PAIR:
+		reg_str(l->reg2, r2, sizeof(r2));
+		return snprintf(buf, n, "%s:%s", r, r2);
+	case BTFI_LOC_KREG_OFF:
+		if (btfi_loc_narrowed(l, param_size))
+			return snprintf(buf, n, "(%s)(%s%s)", btfi_loc_type_str(l, ty, sizeof(ty)), r, o);
+		return snprintf(buf, n, "%s%s", r, o);
+	case BTFI_LOC_KMEM:
+		return snprintf(buf, n, "*(%s *)(%s%s)", btfi_loc_type_str(l, ty, sizeof(ty)), r, o);
+	case BTFI_LOC_KCONST:
+		if (l->is_signed && (int64_t)l->cval < 0)
+			return snprintf(buf, n, "%lld", (long long)l->cval);
+		return snprintf(buf, n, "0x%llx", (unsigned long long)l->cval);
+	case BTFI_LOC_KADDR:
+		return snprintf(buf, n, "&0x%llx", (unsigned long long)l->cval);
+	default:
+		return snprintf(buf, n, "?");
+	}
 }
 
 const char *btfi_loc_kind_str(enum btfi_loc_kind k)

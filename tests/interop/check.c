@@ -4,7 +4,7 @@
  * source tree (never Debian's 1.1, never libbtfinline): does upstream
  * libbpf accept a .BTF.inline blob, and what does it see in it?
  *
- *   check [-o OUT] BASE BLOB
+ *   check [-o OUT] [-c CANON] BASE BLOB
  *   check -V               (the libbpf version it runs)
  *
  * BASE: raw BTF or an ELF with .BTF; BLOB: a raw blob (`encode --raw`) or an
@@ -14,7 +14,9 @@
  * has no definitions for kinds 20-22, it only sizes them through the blob's
  * layout section), and checks that btf__raw_data() is the input byte for
  * byte, both as parsed and re-serialized from libbpf's modifiable state.
- * -o OUT: write the re-serialized bytes there.
+ * -o OUT: write the re-serialized bytes there. -c CANON: write every site
+ * there also in the canonical form tests/interop/ours.c prints from
+ * btfinline's reader (see there; unsorted, one line per site).
  *
  * Output lines (tests/interop/compare.py reads them):
  *   libbpf MAJOR.MINOR
@@ -205,57 +207,128 @@ static void off_str(__s32 off, char *buf, size_t n)
 		buf[0] = 0;
 }
 
-/* One LOC_PARAM record: { btf_type; u32 flags; u32 values[vlen]; } (bpf-next
- * UAPI, docs/FORMAT.md section 2). Returns false for a flags/vlen pair that
- * has no meaning there. */
-static bool loc_str(const struct btf_type *t, char *buf, size_t n)
+/* One LOC_PARAM record decoded by the bpf-next UAPI rules (docs/FORMAT.md
+ * section 2): { btf_type; u32 flags; u32 values[vlen]; }. */
+enum uform { U_BAD, U_REG, U_REG_PAIR, U_REG_OFFSET, U_MEM, U_CONST, U_ADDR };
+
+struct uloc {
+	enum uform form;
+	__u32 size, r, r2, flags, vlen;
+	__s32 off;
+	__u64 c;	/* constant after extension */
+	bool sign;
+};
+
+static const char *const uform_name[] = {
+	"bad", "reg", "reg_pair", "reg_offset", "mem", "const", "addr",
+};
+
+/* Returns false for a flags/vlen pair that has no meaning there. */
+static bool loc_decode(const struct btf_type *t, struct uloc *u)
 {
 	const __u32 *w = (const __u32 *)(t + 1), *v = w + 1;
-	__u32 flags = w[0], vlen = btf_vlen(t), form = flags & ~LOC_SIGNED;
-	char sign = flags & LOC_SIGNED ? 's' : 'u', r[32], r2[32], o[32];
-	__u64 c;
+	__u32 form;
 
+	memset(u, 0, sizeof(*u));
+	u->flags = w[0];
+	u->vlen = btf_vlen(t);
+	u->size = t->size;
+	u->sign = u->flags & LOC_SIGNED;
+	form = u->flags & ~LOC_SIGNED;
 	switch (form) {
 	case LOC_REG:
-		if (vlen != 1 && vlen != 2)
-			break;
-		reg_str(v[0], r, sizeof(r));
-		if (vlen == 1) {
-			snprintf(buf, n, "reg(%s)/%u/%c", r, t->size, sign);
-		} else {
-			reg_str(v[1], r2, sizeof(r2));
-			snprintf(buf, n, "reg_pair(%s,%s)/%u/%c", r, r2, t->size, sign);
-		}
+		if (u->vlen != 1 && u->vlen != 2)
+			return false;
+		u->form = u->vlen == 1 ? U_REG : U_REG_PAIR;
+		u->r = v[0];
+		u->r2 = u->vlen == 2 ? v[1] : 0;
 		return true;
 	case LOC_REG | LOC_OFFSET:
-		if (vlen != 2)
-			break;
-		reg_str(v[0], r, sizeof(r));
-		off_str((__s32)v[1], o, sizeof(o));
-		snprintf(buf, n, "reg_offset(%s%s)/%u/%c", r, o, t->size, sign);
+		if (u->vlen != 2)
+			return false;
+		u->form = U_REG_OFFSET;
+		u->r = v[0];
+		u->off = (__s32)v[1];
 		return true;
 	case LOC_REG | LOC_DEREF:
 	case LOC_REG | LOC_DEREF | LOC_OFFSET:
-		if (vlen != (form & LOC_OFFSET ? 2u : 1u))
-			break;
-		reg_str(v[0], r, sizeof(r));
-		off_str(vlen == 2 ? (__s32)v[1] : 0, o, sizeof(o));
-		snprintf(buf, n, "mem(%s%s)/%u/%c", r, o, t->size, sign);
+		if (u->vlen != (form & LOC_OFFSET ? 2u : 1u))
+			return false;
+		u->form = U_MEM;
+		u->r = v[0];
+		u->off = u->vlen == 2 ? (__s32)v[1] : 0;
 		return true;
 	case LOC_CONST:
 	case LOC_CONST | LOC_ADDR:
-		if (vlen == 1)
-			c = flags & LOC_SIGNED ? (__u64)(__s64)(__s32)v[0] : v[0];
-		else if (vlen == 2)
-			c = v[0] | (__u64)v[1] << 32;
+		if (u->vlen == 1)
+			u->c = u->sign ? (__u64)(__s64)(__s32)v[0] : v[0];
+		else if (u->vlen == 2)
+			u->c = v[0] | (__u64)v[1] << 32;
 		else
-			break;
-		snprintf(buf, n, "%s(0x%llx)/%u/%c", form & LOC_ADDR ? "addr" : "const",
-			 (unsigned long long)c, t->size, sign);
+			return false;
+		u->form = form & LOC_ADDR ? U_ADDR : U_CONST;
 		return true;
 	}
-	snprintf(buf, n, "bad(flags=0x%x,vlen=%u)", flags, vlen);
 	return false;
+}
+
+/* The site-line form (compare.py's, against dump): register names. */
+static void loc_str(const struct uloc *u, char *buf, size_t n)
+{
+	char sign = u->sign ? 's' : 'u', r[32], r2[32], o[32];
+
+	reg_str(u->r, r, sizeof(r));
+	reg_str(u->r2, r2, sizeof(r2));
+	off_str(u->off, o, sizeof(o));
+	switch (u->form) {
+	case U_REG:
+		snprintf(buf, n, "reg(%s)/%u/%c", r, u->size, sign);
+		break;
+	case U_REG_PAIR:
+		snprintf(buf, n, "reg_pair(%s,%s)/%u/%c", r, r2, u->size, sign);
+		break;
+	case U_REG_OFFSET:
+	case U_MEM:
+		snprintf(buf, n, "%s(%s%s)/%u/%c", uform_name[u->form], r, o, u->size, sign);
+		break;
+	case U_CONST:
+	case U_ADDR:
+		snprintf(buf, n, "%s(0x%llx)/%u/%c", uform_name[u->form],
+			 (unsigned long long)u->c, u->size, sign);
+		break;
+	default:
+		snprintf(buf, n, "bad(flags=0x%x,vlen=%u)", u->flags, u->vlen);
+		break;
+	}
+}
+
+/* The canonical form (-c; tests/interop/ours.c prints the same from
+ * btfinline's struct btfi_loc): raw register numbers, every field. */
+static void loc_canon(const struct uloc *u, char *buf, size_t n)
+{
+	char sign = u->sign ? 's' : 'u';
+
+	switch (u->form) {
+	case U_REG:
+		snprintf(buf, n, "reg(%u)/%u/%c", u->r, u->size, sign);
+		break;
+	case U_REG_PAIR:
+		snprintf(buf, n, "reg_pair(%u,%u)/%u/%c", u->r, u->r2, u->size, sign);
+		break;
+	case U_REG_OFFSET:
+	case U_MEM:
+		snprintf(buf, n, "%s(%u,%d)/%u/%c", uform_name[u->form], u->r, u->off, u->size,
+			 sign);
+		break;
+	case U_CONST:
+	case U_ADDR:
+		snprintf(buf, n, "%s(0x%llx)/%u/%c", uform_name[u->form],
+			 (unsigned long long)u->c, u->size, sign);
+		break;
+	default:
+		snprintf(buf, n, "bad(flags=0x%x,vlen=%u)", u->flags, u->vlen);
+		break;
+	}
 }
 
 static const struct btf_type *type_of_kind(const struct btf *btf, __u32 id, unsigned kind)
@@ -265,13 +338,21 @@ static const struct btf_type *type_of_kind(const struct btf *btf, __u32 id, unsi
 	return t && btf_kind(t) == kind ? t : NULL;
 }
 
-/* Print one LOCSEC entry; returns the number of problems found. */
+/* LOCSEC name -> section, as btfinline__sec_name() gives it. */
+static const char *sec_of(const char *locsec)
+{
+	return !strncmp(locsec, "inline", 6) && locsec[6] ? locsec + 6 : locsec;
+}
+
+/* Print one LOCSEC entry (and its canonical line to canon when set);
+ * returns the number of problems found. */
 static int print_site(const struct btf *btf, __u32 start_id, const char *sec,
-		      const struct locsec_entry *e)
+		      const struct locsec_entry *e, FILE *canon)
 {
 	const struct btf_type *f, *p, *lp, *lpar;
 	const struct btf_param *pp;
 	const __u32 *slot;
+	struct uloc u;
 	char loc[128];
 	int bad = 0;
 
@@ -281,10 +362,16 @@ static int print_site(const struct btf *btf, __u32 start_id, const char *sec,
 	if (!f || !p || !lp) {
 		printf("site %s [%u] ? 0x%x bad(func or loc_proto [%u])\n", sec, e->func,
 		       e->offset, e->loc_proto);
+		if (canon)
+			fprintf(canon, "%s ? [%u] 0x%x [%u] bad\n", sec_of(sec), e->func,
+				e->offset, e->loc_proto);
 		return 1;
 	}
 	printf("site %s %s %s 0x%x", sec, btf__name_by_offset(btf, f->name_off),
 	       e->func < start_id ? "base" : "split", e->offset);
+	if (canon)
+		fprintf(canon, "%s %s [%u] 0x%x [%u]", sec_of(sec),
+			btf__name_by_offset(btf, f->name_off), e->func, e->offset, e->loc_proto);
 	pp = btf_params(p);
 	slot = (const __u32 *)(lp + 1);
 	if (btf_vlen(lp) > btf_vlen(p))
@@ -294,18 +381,29 @@ static int print_site(const struct btf *btf, __u32 start_id, const char *sec,
 
 		if (!slot[i]) {
 			printf(" %s=none", pn);
+			if (canon)
+				fprintf(canon, " %s=none", pn);
 			continue;
 		}
 		lpar = type_of_kind(btf, slot[i], KIND_LOC_PARAM);
 		if (!lpar) {
 			printf(" %s=bad(slot [%u])", pn, slot[i]);
+			if (canon)
+				fprintf(canon, " %s=bad(slot [%u])", pn, slot[i]);
 			bad++;
 			continue;
 		}
-		bad += !loc_str(lpar, loc, sizeof(loc));
+		bad += !loc_decode(lpar, &u);
+		loc_str(&u, loc, sizeof(loc));
 		printf(" %s=%s", pn, loc);
+		if (canon) {
+			loc_canon(&u, loc, sizeof(loc));
+			fprintf(canon, " %s=%s", pn, loc);
+		}
 	}
 	printf("\n");
+	if (canon)
+		fputc('\n', canon);
 	return bad;
 }
 
@@ -319,7 +417,8 @@ static int cmp_u32(const void *a, const void *b)
 int main(int argc, char **argv)
 {
 	__u64 kcnt[128] = {}, kbytes[128] = {}, tbytes = 0, nsites = 0, nunordered = 0;
-	const char *out_path = NULL, *base_path, *blob_path;
+	const char *out_path = NULL, *canon_path = NULL, *base_path, *blob_path;
+	FILE *canon = NULL;
 	const struct btf_header *hdr;
 	struct btf *base, *btf;
 	__u32 start_id, end_id, raw_sz, nf = 0, nsec = 0, *funcs = NULL;
@@ -329,14 +428,17 @@ int main(int argc, char **argv)
 	size_t blob_sz;
 	int c, bad = 0, err;
 
-	while ((c = getopt(argc, argv, "o:V")) != -1) {
+	while ((c = getopt(argc, argv, "c:o:V")) != -1) {
 		if (c == 'V') {
 			printf("libbpf %s\n", libbpf_version_string());
 			return 0;
 		}
-		if (c != 'o')
+		if (c == 'c')
+			canon_path = optarg;
+		else if (c == 'o')
+			out_path = optarg;
+		else
 			goto usage;
-		out_path = optarg;
 	}
 	if (argc - optind != 2)
 		goto usage;
@@ -372,6 +474,10 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	printf("parsed ok\n");
+	if (canon_path && !(canon = fopen(canon_path, "w"))) {
+		fprintf(stderr, "check: %s: %s\n", canon_path, strerror(errno));
+		bad++;
+	}
 
 	raw = btf__raw_data(btf, &raw_sz);
 	hdr = raw;
@@ -427,7 +533,7 @@ int main(int argc, char **argv)
 		}
 		funcs = realloc(funcs, (nsites + btf_vlen(t) + 1) * sizeof(*funcs));
 		for (i = 0; i < btf_vlen(t); i++) {
-			bad += print_site(btf, start_id, name, &e[i]);
+			bad += print_site(btf, start_id, name, &e[i], canon);
 			funcs[nsites++] = e[i].func;
 			/* upstream's tests expect offsets strictly increasing per function */
 			if (i && (e[i].func < e[i - 1].func ||
@@ -439,6 +545,10 @@ int main(int argc, char **argv)
 		qsort(funcs, nsites, sizeof(*funcs), cmp_u32);
 		for (__u64 i = 0; i < nsites; i++)
 			nf += !i || funcs[i] != funcs[i - 1];
+	}
+	if (canon && fclose(canon)) {
+		fprintf(stderr, "check: %s: %s\n", canon_path, strerror(errno));
+		bad++;
 	}
 	printf("sites %llu functions %u sections %u\n", (unsigned long long)nsites, nf, nsec);
 	printf("order %s (%llu entries not after their predecessor in (func, offset))\n",
@@ -493,6 +603,6 @@ int main(int argc, char **argv)
 	free(secs);
 	return bad ? 1 : 0;
 usage:
-	fprintf(stderr, "usage: check [-o OUT] BASE BLOB | check -V\n");
+	fprintf(stderr, "usage: check [-o OUT] [-c CANON] BASE BLOB | check -V\n");
 	return 2;
 }

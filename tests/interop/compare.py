@@ -8,9 +8,9 @@ CHECK_OUT: the checker's stdout; SUMMARY_JSON: `dump FILE -j` (sizes and
 counts); SITES_JSON: `dump FILE -j FUNC...` for every function the checker
 listed (one JSON array per line: xargs may split the names).
 Prints one line `kinds=equal|differ sites=N/M signs=K/L` (K of L located
-arguments show their signedness in dump's JSON: mem and narrowed-register
-casts, negative or top-bit constants) and every difference, one per line
-on stderr. Exit 0 when everything equal, 1 otherwise.
+arguments show their signedness in dump's JSON: mem, narrowed register and
+register+offset casts, negative or top-bit constants) and every difference,
+one per line on stderr. Exit 0 when everything equal, 1 otherwise.
 """
 import collections, json, re, sys
 
@@ -77,7 +77,14 @@ def dump_arg(a):
     elif k == "reg_pair":
         body = loc.replace(":", ",")
     elif k == "reg_offset":
-        body = loc
+        # narrowed reg+off (GCC's conversion after the add): (s32)(%rbx+0x1)
+        m = re.fullmatch(r"\(([su])(\d+)\)\((.*)\)", loc)
+        if m:
+            sign, body = m.group(1), m.group(3)
+            if int(m.group(2)) != size * 8:
+                diffs.append(f"dump cast {loc} with size {size}")
+        else:
+            body = loc
     elif k == "mem":
         m = re.fullmatch(r"\*\((?:([su])(\d+)|u8\[\d+\]) \*\)\((.*)\)", loc)
         if not m:

@@ -6,6 +6,11 @@
 #  - its per-kind counts and bytes equal `btfinline dump FILE -j`'s table;
 #  - every LOCSEC site it decodes (function, offset, each argument's
 #    location, size, signedness where dump shows it) is one dump lists;
+#  - field by field, independent of dump's text: check -c prints every site
+#    decoded from upstream's records (section, function and its id, offset,
+#    LOC_PROTO id, per argument kind, registers, offset or constant, size,
+#    signedness) and BUILD/interop/ours the same line from btfinline's
+#    reader API (struct btfi_loc); both sorted, they must be equal;
 #  - LOCSEC entries strictly increasing in (func, offset) (upstream's tests);
 #  - btf__raw_data() is the input, as parsed and re-serialized by upstream;
 #  - dump of upstream's re-serialized bytes prints what dump of ours does.
@@ -14,6 +19,7 @@ set -u
 B=${1:-build}
 BIN=$B/btfinline
 CHECK=$B/interop/check
+OURS=$B/interop/ours
 W=$B/interop/work
 CACHE=${BTFI_CACHE:-$HOME/.cache/btfinline}
 HERE=$(dirname "$0")
@@ -26,8 +32,9 @@ rows=()
 # DUMPFILE what dump reads for the comparison.
 check_one() {
 	local label=$1 base=$2 blob=$3 raw=$4 dfile=$5 p=$W/$1 parsed=no kinds=- sites=- rawid=- reser=- redump=- signs=- res
+	local canon=- fields=- nu no
 	shift 5
-	if "$CHECK" -o "$p.up" "$base" "$blob" >"$p.check" 2>"$p.err"; then :; else
+	if "$CHECK" -o "$p.up" -c "$p.canon.up" "$base" "$blob" >"$p.check" 2>"$p.err"; then :; else
 		fail=1
 		sed 's/^/  /' "$p.err"
 	fi
@@ -45,6 +52,24 @@ check_one() {
 		reser=$(sed -n 's/^raw reserialized \([a-z]*\).*/\1/p' "$p.check")
 		[ "$rawid" = identical ] && [ "$reser" = identical ] || fail=1
 		grep -q '^order strict' "$p.check" || { echo "  $label: LOCSEC entries not strictly increasing in (func, offset)"; fail=1; }
+		# Every field of every site: upstream's decoding against our reader's.
+		LC_ALL=C sort "$p.canon.up" >"$p.canon.up.s"
+		if "$OURS" "$base" "$blob" >"$p.canon.ours" 2>"$p.ours.err"; then
+			LC_ALL=C sort "$p.canon.ours" >"$p.canon.ours.s"
+			nu=$(wc -l <"$p.canon.up.s"); no=$(wc -l <"$p.canon.ours.s")
+			canon=$(LC_ALL=C comm -12 "$p.canon.up.s" "$p.canon.ours.s" | wc -l)/$((nu > no ? nu : no))
+			if ! cmp -s "$p.canon.up.s" "$p.canon.ours.s"; then
+				fail=1
+				echo "  $label: sites differ field by field (< upstream, > ours):"
+				diff "$p.canon.up.s" "$p.canon.ours.s" | grep '^[<>]' | head -20 | sed 's/^/    /'
+			fi
+		else
+			fail=1
+			sed 's/^/  ours: /' "$p.ours.err"
+		fi
+		# args: LOC_PROTO slots; located: not none; signed: SIGNED set.
+		fields=$(awk '{ for (i = 6; i <= NF; i++) { a++; if ($i !~ /=none$/) l++; if ($i ~ /\/s$/) s++ } }
+			END { printf "%d/%d/%d", s, l, a }' "$p.canon.up.s")
 		# Upstream's bytes back into btfinline: the raw file and dump's view.
 		redump=differs
 		if cmp -s "$p.up" "$raw" &&
@@ -62,11 +87,11 @@ check_one() {
 	else
 		fail=1
 	fi
-	rows+=("$(printf '%-22s %-6s %-7s %-15s %-10s %-13s %-10s %s' "$label" "$parsed" "$kinds" \
-		"$sites" "$rawid" "$reser" "$redump" "${signs:--}")")
+	rows+=("$(printf '%-22s %-6s %-7s %-15s %-10s %-13s %-10s %-14s %-15s %s' "$label" "$parsed" \
+		"$kinds" "$sites" "$rawid" "$reser" "$redump" "${signs:--}" "$canon" "$fields")")
 }
 
-[ -x "$CHECK" ] && [ -x "$BIN" ] || { echo "interop: build $CHECK and $BIN first (make interop LIBBPF_SRC=DIR)" >&2; exit 2; }
+[ -x "$CHECK" ] && [ -x "$OURS" ] && [ -x "$BIN" ] || { echo "interop: build $CHECK, $OURS and $BIN first (make interop LIBBPF_SRC=DIR)" >&2; exit 2; }
 command -v python3 >/dev/null || { echo "interop: python3 is needed (apt-get install python3)" >&2; exit 2; }
 echo "interop: upstream $("$CHECK" -V) vs $BIN"
 
@@ -96,7 +121,8 @@ else
 	echo "interop: no $V (tests/data/fetch-kernel.sh): kernel skipped"
 fi
 
-printf '%-22s %-6s %-7s %-15s %-10s %-13s %-10s %s\n' input parsed kinds "sites equal" raw re-serial. "dump(up)" "signs shown"
+printf '%-22s %-6s %-7s %-15s %-10s %-13s %-10s %-14s %-15s %s\n' input parsed kinds "sites equal" raw \
+	re-serial. "dump(up)" "signs shown" "fields equal" "signed/loc/args"
 printf '%s\n' "${rows[@]}"
 if [ "$fail" = 0 ]; then echo "interop: all equal"; else echo "interop: DIFFERENCES (details above, files in $W)"; fi
 exit "$fail"

@@ -13,7 +13,7 @@ source "$TOP/tests/kernel/lib.sh"
 kernel_test_init bench-attach
 
 gcc -O2 -std=gnu11 -D_GNU_SOURCE -I"$KTOP/include" -I"$KTOP/src/lib" -o "$KOUT/ksites" \
-	"$KTOP/tests/kernel/ksites.c" "$KBUILD/libbtfinline.a" -lbpf -ldw -lelf -lz
+	"$KTOP/tests/kernel/ksites.c" "$KBUILD/libbtfinline.a" $(btfi_libs)
 build_loader probe_smoke attach/kallsyms attach/attach_kprobe format/base log
 "$KOUT/ksites" "$KCACHE/vmlinux" "$func" >"$KOUT/sites"
 n=$(grep -c "^$func 0x" "$KOUT/sites" || true)

@@ -8,5 +8,5 @@ source "$TOP/tests/kernel/lib.sh"
 kernel_test_init kcover
 blob=$(kernel_inline_blob)
 gcc -O2 -std=gnu11 -Wall -Wextra -I"$KTOP/include" -I"$KTOP/src/lib" -o "$KOUT/kcover" \
-	"$KTOP/tests/kernel/kcover.c" "$KBUILD/libbtfinline.a" -lbpf -ldw -lelf -lz
+	"$KTOP/tests/kernel/kcover.c" "$KBUILD/libbtfinline.a" $(btfi_libs)
 "$KOUT/kcover" "$blob" "$(vmlinux_btf)" "$@"

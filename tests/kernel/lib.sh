@@ -50,6 +50,9 @@ build_loader() {
 
 fail() { echo "FAIL: $*"; exit 1; }
 
+# Libraries a program linking libbtfinline.a needs (the Makefile's list).
+btfi_libs() { make -s -C "$KTOP" --no-print-directory print-libs; }
+
 # expect_line FILE REGEX: the VM output must contain a line matching REGEX.
 expect_line() {
 	grep -Eq -- "$2" "$1" || fail "no line matching '$2' in $1"

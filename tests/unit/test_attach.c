@@ -7,18 +7,14 @@
 #include <string.h>
 #include <bpf/btf.h>
 #include "attach/attach.h"
+#include "check.h"
 
-static int fails, checks;
 static char logged[1024];
 
 static void log_fn(void *ctx, const char *msg)
 {
 	snprintf(logged, sizeof(logged), "%s", msg);
 }
-
-#define CHECK(cond, ...) do { checks++; if (!(cond)) { fails++; \
-	fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-	fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); } } while (0)
 
 /* expected location of one parameter */
 struct want { int kind; uint32_t reg, reg2; int64_t off; uint32_t size; bool sgn; };
@@ -213,6 +209,5 @@ int main(void)
 	test_sysv();
 	test_loc_to_spec();
 	test_policy();
-	printf("%d checks, %d failed\n", checks, fails);
-	return fails ? 1 : 0;
+	return check_done();
 }

@@ -5,8 +5,8 @@
 #include <string.h>
 #include <dwarf.h>
 #include "dwarf/dwexpr.h"
+#include "check.h"
 
-static int fails, checks;
 static char logged[1024];
 static int nlogged;
 
@@ -28,22 +28,18 @@ static void expect(const char *name, const Dwarf_Op *ops, size_t n, uint32_t siz
 	struct btfi_dwexpr_in in = { .size = size, .is_signed = sgn, .log = &tlog, .what = name };
 	struct btfi_loc l;
 	int err = btfi_dwexpr_loc(ops, n, &in, &l);
+	bool bad = err || l.kind != kind || (kind == BTFI_LOC_NONE && l.reason != reason) ||
+		((kind == BTFI_LOC_KREG || kind == BTFI_LOC_KREG_PAIR || kind == BTFI_LOC_KREG_OFF ||
+		  kind == BTFI_LOC_KMEM) && l.reg != reg) ||
+		(kind == BTFI_LOC_KREG_PAIR && l.reg2 != reg2) ||
+		((kind == BTFI_LOC_KREG_OFF || kind == BTFI_LOC_KMEM) && l.off != off) ||
+		((kind == BTFI_LOC_KCONST || kind == BTFI_LOC_KADDR) && l.cval != cval) ||
+		(kind != BTFI_LOC_KREG_PAIR && l.size != size) || l.is_signed != sgn;
 
-	checks++;
-	if (err || l.kind != kind || (kind == BTFI_LOC_NONE && l.reason != reason) ||
-	    ((kind == BTFI_LOC_KREG || kind == BTFI_LOC_KREG_PAIR || kind == BTFI_LOC_KREG_OFF ||
-	      kind == BTFI_LOC_KMEM) && l.reg != reg) ||
-	    (kind == BTFI_LOC_KREG_PAIR && l.reg2 != reg2) ||
-	    ((kind == BTFI_LOC_KREG_OFF || kind == BTFI_LOC_KMEM) && l.off != off) ||
-	    ((kind == BTFI_LOC_KCONST || kind == BTFI_LOC_KADDR) && l.cval != cval) ||
-	    (kind != BTFI_LOC_KREG_PAIR && l.size != size) || l.is_signed != sgn) {
-		fails++;
-		printf("FAIL %s: err %d kind %s reason %s reg %u reg2 %u off %lld cval 0x%llx size %u\n",
-		       name, err, btfi_loc_kind_str(l.kind), btfi_reason_str(l.reason), l.reg, l.reg2,
-		       (long long)l.off, (unsigned long long)l.cval, l.size);
-	} else {
+	if (CHECK(!bad, "%s: err %d kind %s reason %s reg %u reg2 %u off %lld cval 0x%llx size %u",
+		  name, err, btfi_loc_kind_str(l.kind), btfi_reason_str(l.reason), l.reg, l.reg2,
+		  (long long)l.off, (unsigned long long)l.cval, l.size))
 		printf("ok   %s\n", name);
-	}
 }
 
 #define EXPECT(name, size, sgn, kind, reason, reg, reg2, off, cval, ...) do { \
@@ -61,18 +57,14 @@ static void expect_narrow(const char *name, const Dwarf_Op *ops, size_t n, uint3
 	struct btfi_dwexpr_in in = { .size = psize, .is_signed = psgn, .log = &tlog, .what = name };
 	struct btfi_loc l;
 	int err = btfi_dwexpr_loc(ops, n, &in, &l);
+	bool bad = err || l.kind != kind || (kind != BTFI_LOC_NONE &&
+		(l.reg != reg || l.off != off || l.size != size || l.is_signed != sgn)) ||
+		(kind == BTFI_LOC_NONE && l.reason != BTFI_R_UNSUPPORTED);
 
-	checks++;
-	if (err || l.kind != kind || (kind != BTFI_LOC_NONE &&
-	    (l.reg != reg || l.off != off || l.size != size || l.is_signed != sgn)) ||
-	    (kind == BTFI_LOC_NONE && l.reason != BTFI_R_UNSUPPORTED)) {
-		fails++;
-		printf("FAIL %s: err %d kind %s reason %s reg %u off %lld size %u signed %d\n",
-		       name, err, btfi_loc_kind_str(l.kind), btfi_reason_str(l.reason), l.reg,
-		       (long long)l.off, l.size, l.is_signed);
-	} else {
+	if (CHECK(!bad, "%s: err %d kind %s reason %s reg %u off %lld size %u signed %d",
+		  name, err, btfi_loc_kind_str(l.kind), btfi_reason_str(l.reason), l.reg,
+		  (long long)l.off, l.size, l.is_signed))
 		printf("ok   %s\n", name);
-	}
 }
 
 #define NARROW(name, psize, psgn, kind, reg, off, size, sgn, ...) do { \
@@ -155,20 +147,15 @@ int main(void)
 		struct btfi_dwexpr_in in = { .size = 4, .is_signed = true, .ival = blk4, .ival_len = 4 };
 		struct btfi_loc l;
 
-		checks++;
-		if (btfi_dwexpr_loc(op4, 1, &in, &l) || l.kind != BTFI_LOC_KCONST || l.cval != (uint64_t)-2)
-			fails++, printf("FAIL implicit_value 4 bytes signed: kind %d cval 0x%llx\n",
-					l.kind, (unsigned long long)l.cval);
-		else
+		if (CHECK(!btfi_dwexpr_loc(op4, 1, &in, &l) && l.kind == BTFI_LOC_KCONST &&
+			  l.cval == (uint64_t)-2, "implicit_value 4 bytes signed: kind %d cval 0x%llx",
+			  l.kind, (unsigned long long)l.cval))
 			printf("ok   implicit_value 4 bytes signed\n");
 		in.size = 16;
 		in.ival = blk16;
 		in.ival_len = 16;
-		checks++;
-		if (btfi_dwexpr_loc(op16, 1, &in, &l) || l.kind != BTFI_LOC_NONE ||
-		    l.reason != BTFI_R_UNSUPPORTED)
-			fails++, printf("FAIL implicit_value 16 bytes\n");
-		else
+		if (CHECK(!btfi_dwexpr_loc(op16, 1, &in, &l) && l.kind == BTFI_LOC_NONE &&
+			  l.reason == BTFI_R_UNSUPPORTED, "implicit_value 16 bytes"))
 			printf("ok   implicit_value 16 bytes (wider than CONST)\n");
 	}
 	/* DW_AT_const_value */
@@ -177,17 +164,13 @@ int main(void)
 		struct btfi_dwexpr_in in = { .size = 2, .is_signed = true };
 		struct btfi_loc l;
 
-		checks++;
 		btfi_dwexpr_const_block(blk, 2, &in, &l);
-		if (l.kind != BTFI_LOC_KCONST || l.cval != 0xffffffffffff9234ULL)
-			fails++, printf("FAIL const_value block\n");
-		else
+		if (CHECK(l.kind == BTFI_LOC_KCONST && l.cval == 0xffffffffffff9234ULL,
+			  "const_value block"))
 			printf("ok   const_value block, sign-extended\n");
-		checks++;
 		btfi_dwexpr_const(42, &in, &l);
-		if (l.kind != BTFI_LOC_KCONST || l.cval != 42 || l.size != 2 || !l.is_signed)
-			fails++, printf("FAIL const_value data\n");
-		else
+		if (CHECK(l.kind == BTFI_LOC_KCONST && l.cval == 42 && l.size == 2 && l.is_signed,
+			  "const_value data"))
 			printf("ok   const_value data\n");
 	}
 	/* Frame base / CFA shapes and FBREG rebasing. */
@@ -199,19 +182,14 @@ int main(void)
 		uint32_t reg;
 		int64_t off;
 
-		checks++;
-		if (btfi_dwexpr_regoff(cfa, 1, &reg, &off) || reg != 7 || off != 16 ||
-		    btfi_dwexpr_regoff(rbp, 1, &reg, &off) || reg != 6 || off != 0 ||
-		    btfi_dwexpr_regoff(callcfa, 1, &reg, &off) != -ENOENT)
-			fails++, printf("FAIL regoff\n");
-		else
+		if (CHECK(!btfi_dwexpr_regoff(cfa, 1, &reg, &off) && reg == 7 && off == 16 &&
+			  !btfi_dwexpr_regoff(rbp, 1, &reg, &off) && reg == 6 && off == 0 &&
+			  btfi_dwexpr_regoff(callcfa, 1, &reg, &off) == -ENOENT, "regoff"))
 			printf("ok   frame base / CFA shapes\n");
-		checks++;
 		btfi_dwexpr_loc(fb, 1, &in, &l);
 		btfi_dwexpr_rebase(&l, 7, 16);	/* CFA = rsp + 16 */
-		if (l.kind != BTFI_LOC_KMEM || l.reg != 7 || l.off != -4)
-			fails++, printf("FAIL fbreg rebase: reg %u off %lld\n", l.reg, (long long)l.off);
-		else
+		if (CHECK(l.kind == BTFI_LOC_KMEM && l.reg == 7 && l.off == -4,
+			  "fbreg rebase: reg %u off %lld", l.reg, (long long)l.off))
 			printf("ok   fbreg -20 with CFA rsp+16 -> mem rsp-4\n");
 	}
 	/* Narrowing idioms (GCC, kernel: 10k parameters): value of a narrower
@@ -254,10 +232,20 @@ int main(void)
 	       BTFI_LOC_KMEM, BTFI_REG_FBREG, -20, 4, true,
 	       OP1(DW_OP_fbreg, -24), OP1(DW_OP_plus_uconst, 4), OP1(DW_OP_deref_size, 4),
 	       OP(DW_OP_stack_value));
-	/* Not narrowing: each is a computation the format cannot carry. */
-	NARROW("breg1 8; const4u mask; and: (rdx+8)&mask is no narrower read", 8, false,
-	       BTFI_LOC_NONE, 0, 0, 0, false,
+	/* Narrowed sums (issue 13): the low bytes of reg + off, REG|OFFSET of
+	 * the narrower size. (rdx+8) & 0xffffffff = (u32)(rdx + 8). */
+	NARROW("breg1 8; const4u mask; and -> (u32)(rdx+8)", 8, false,
+	       BTFI_LOC_KREG_OFF, 1, 8, 4, false,
 	       OP1(DW_OP_breg1, 8), OP1(DW_OP_const4u, 0xffffffff), OP(DW_OP_and), OP(DW_OP_stack_value));
+	NARROW("breg3 1; shl 32; shra 32 -> (s32)(rbx+1)", 8, false,
+	       BTFI_LOC_KREG_OFF, 3, 1, 4, true,
+	       OP1(DW_OP_breg3, 1), OP1(DW_OP_const1u, 32), OP(DW_OP_shl), OP1(DW_OP_const1u, 32),
+	       OP(DW_OP_shra), OP(DW_OP_stack_value));
+	NARROW("breg0 -1; shl 56; shr 56 -> (u8)(rax-1)", 8, true,
+	       BTFI_LOC_KREG_OFF, 0, -1, 1, false,
+	       OP1(DW_OP_breg0, -1), OP1(DW_OP_const1u, 56), OP(DW_OP_shl), OP1(DW_OP_const1u, 56),
+	       OP(DW_OP_shr), OP(DW_OP_stack_value));
+	/* Not narrowing: each is a computation the format cannot carry. */
 	NARROW("breg1 0; const1u 0xfe; and: not a low-bytes mask", 8, false,
 	       BTFI_LOC_NONE, 0, 0, 0, false,
 	       OP1(DW_OP_breg1, 0), OP1(DW_OP_const1u, 0xfe), OP(DW_OP_and), OP(DW_OP_stack_value));
@@ -287,12 +275,10 @@ int main(void)
 		struct btfi_dwexpr_in in = { .size = 8, .log = &tlog };
 		struct btfi_loc l;
 
-		checks++;
 		btfi_dwexpr_loc(fb, 1, &in, &l);
 		btfi_dwexpr_rebase(&l, 7, 0x100);
-		if (l.kind != BTFI_LOC_KMEM || l.reg != 7 || l.off != (int64_t)(0x7ffffffffffffff0ULL + 0x100))
-			fails++, printf("FAIL fbreg rebase overflow\n");
-		else
+		if (CHECK(l.kind == BTFI_LOC_KMEM && l.reg == 7 &&
+			  l.off == (int64_t)(0x7ffffffffffffff0ULL + 0x100), "fbreg rebase overflow"))
 			printf("ok   fbreg near INT64_MAX rebased: wraps\n");
 	}
 	/* Unknown opcode: an error, logged once, naming the op. */
@@ -303,14 +289,11 @@ int main(void)
 		int err;
 
 		nlogged = 0;
-		checks++;
 		err = btfi_dwexpr_loc(bad, 2, &in, &l);
-		if (err != -EINVAL || nlogged != 1 || !strstr(logged, "x.o: DIE 0x10") ||
-		    !strstr(logged, "unknown opcode 0x04") || l.kind != BTFI_LOC_NONE)
-			fails++, printf("FAIL unknown op: err %d nlogged %d '%s'\n", err, nlogged, logged);
-		else
+		if (CHECK(err == -EINVAL && nlogged == 1 && strstr(logged, "x.o: DIE 0x10") &&
+			  strstr(logged, "unknown opcode 0x04") && l.kind == BTFI_LOC_NONE,
+			  "unknown op: err %d nlogged %d '%s'", err, nlogged, logged))
 			printf("ok   unknown op -> -EINVAL, logged: %s\n", logged);
 	}
-	printf("%d checks, %d failed\n", checks, fails);
-	return fails ? 1 : 0;
+	return check_done();
 }

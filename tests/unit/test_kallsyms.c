@@ -13,9 +13,7 @@
 #include <unistd.h>
 #include "btfinline.h"
 #include "attach/kallsyms.h"
-
-static int fails;
-#define CHECK(cond, ...) do { if (!(cond)) { fails++; printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); printf(__VA_ARGS__); printf("\n"); } } while (0)
+#include "check.h"
 
 static char lastmsg[1024];
 static int nmsgs;
@@ -194,6 +192,5 @@ int main(void)
 	test_fake();
 	test_bad();
 	test_host();
-	printf("%s\n", fails ? "FAILED" : "ok");
-	return fails ? 1 : 0;
+	return check_done();
 }

@@ -13,9 +13,7 @@
 #include "btfinline.h"
 #include "blob_fixture.h"
 #include "log.h"
-
-static int fails;
-#define CHECK(cond, ...) do { if (!(cond)) { fails++; printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); printf(__VA_ARGS__); printf("\n"); } } while (0)
+#include "check.h"
 
 static char lastmsg[1024];
 static void logfn(void *ctx, const char *msg)
@@ -516,6 +514,5 @@ int main(void)
 	test_log_levels();
 	free(blob);
 	btf__free(base);
-	printf("%s\n", fails ? "FAILED" : "ok");
-	return fails ? 1 : 0;
+	return check_done();
 }

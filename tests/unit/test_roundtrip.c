@@ -16,6 +16,7 @@
 #include "encode/encode.h"
 #include "format/btf_write.h"
 #include "dwarf/scan.h"
+#include "check.h"
 
 struct strs {
 	char **v;
@@ -101,7 +102,7 @@ static size_t first_per_key(struct strs *s)
 	return dropped;
 }
 
-static int one(const char *path)
+static void one(const char *path)
 {
 	struct btfi_scan *s = NULL;
 	struct btf *base = NULL;
@@ -112,20 +113,18 @@ static int one(const char *path)
 	size_t sz, nsites, shstrndx, bad = 0, dropped;
 	const struct btfinline_site *sites;
 	char buf[4096];
-	int err, rc = 1;
+	int err;
 
 	base = btf__parse(path, NULL);
 	if (!base) {
 		printf("%s: no .BTF, skipped\n", path);
-		return 0;
+		return;
 	}
 	err = btfi_scan_open(path, &(struct btfi_scan_opts){ .sz = sizeof(struct btfi_scan_opts) }, &s);
 	err = err ?: btfi_encode(s, base, NULL, &blob, &sz, &st);
 	err = err ?: btfinline__open_mem(blob, sz, base, NULL, &bi);
-	if (err) {
-		printf("FAIL %s: pipeline error %d\n", path, err);
+	if (!CHECK(!err, "%s: pipeline error %d", path, err))
 		goto out;
-	}
 	elf_getshdrstrndx(s->elf, &shstrndx);
 	/* What the scan says, for every site the encoder could place. */
 	for (uint32_t i = 0; i < s->nsites; i++) {
@@ -215,9 +214,10 @@ static int one(const char *path)
 		else
 			j++;
 	}
-	printf("%s %s: %zu sites from the scan (%zu more at a taken (func, offset)), %zu from the blob, "
-	       "%zu differ; blob %zu bytes\n", bad ? "FAIL" : "ok", path, want.n, dropped, got.n, bad, sz);
-	rc = bad || !want.n ? 1 : 0;
+	if (CHECK(!bad && want.n, "%s: %zu sites from the scan, %zu from the blob, %zu differ",
+		  path, want.n, got.n, bad))
+		printf("ok %s: %zu sites from the scan (%zu more at a taken (func, offset)), %zu from "
+		       "the blob; blob %zu bytes\n", path, want.n, dropped, got.n, sz);
 out:
 	for (size_t i = 0; i < want.n; i++)
 		free(want.v[i]);
@@ -229,16 +229,15 @@ out:
 	btfinline__free(bi);
 	btfi_scan_free(s);
 	btf__free(base);
-	return rc;
 }
 
 int main(int argc, char **argv)
 {
 	const char *dir = getenv("FIXTURES");
-	int rc = 0, n = 0;
+	int n = 0;
 
 	for (int i = 1; i < argc; i++, n++)
-		rc |= one(argv[i]);
+		one(argv[i]);
 	if (argc == 1 && dir) {
 		DIR *d = opendir(dir);
 		struct dirent *e;
@@ -249,7 +248,7 @@ int main(int argc, char **argv)
 			if (e->d_name[0] == '.' || strchr(e->d_name, '.'))
 				continue;
 			snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-			rc |= one(path);
+			one(path);
 			n++;
 		}
 		if (d)
@@ -259,5 +258,5 @@ int main(int argc, char **argv)
 		printf("no input (set FIXTURES or pass ELF files)\n");
 		return 77;
 	}
-	return rc;
+	return check_done();
 }

@@ -62,7 +62,7 @@ int btfi_loc_to_spec(const struct btfi_loc *loc, struct btfi_arg_spec *a, const 
 
 enum cls { C_NONE = 0, C_INT, C_SSE, C_MEM };
 
-static const struct btf_type *skip_mods(const struct btf *btf, uint32_t *id)
+const struct btf_type *btfi_skip_mods(const struct btf *btf, uint32_t *id)
 {
 	const struct btf_type *t = btf__type_by_id(btf, *id);
 
@@ -89,7 +89,7 @@ static enum cls merge(enum cls a, enum cls b)
 /* Classify the eightbytes of type `id` placed at byte `off` of an aggregate. */
 static int classify(const struct btf *btf, uint32_t id, uint32_t off, enum cls cls[2], int depth)
 {
-	const struct btf_type *t = skip_mods(btf, &id);
+	const struct btf_type *t = btfi_skip_mods(btf, &id);
 	int i;
 
 	if (!t || depth > 16)
@@ -147,7 +147,7 @@ static const uint8_t int_regs[6] = { 5, 4, 1, 2, 8, 9 };	/* rdi rsi rdx rcx r8 r
  * to the registers it needs, or returns C_MEM. */
 static enum cls arg_class(const struct btf *btf, uint32_t id, int *n_int, int *n_sse, int64_t *size)
 {
-	const struct btf_type *t = skip_mods(btf, &id);
+	const struct btf_type *t = btfi_skip_mods(btf, &id);
 	enum cls cls[2] = { C_NONE, C_NONE };
 	int i;
 
@@ -170,7 +170,7 @@ static enum cls arg_class(const struct btf *btf, uint32_t id, int *n_int, int *n
 
 static bool type_signed(const struct btf *btf, uint32_t id)
 {
-	const struct btf_type *t = skip_mods(btf, &id);
+	const struct btf_type *t = btfi_skip_mods(btf, &id);
 
 	if (!t)
 		return false;
@@ -222,7 +222,7 @@ int btfi_entry_locs(const struct btf *btf, uint32_t proto_id, struct btfi_loc *l
 			gp += n_int;
 			sse += n_sse;
 		} else {
-			bool x87 = c == C_MEM && size == 16 && btf_is_float(skip_mods(btf, &(uint32_t){ p[i].type }));
+			bool x87 = c == C_MEM && size == 16 && btf_is_float(btfi_skip_mods(btf, &(uint32_t){ p[i].type }));
 
 			/* 16-byte slots align within the argument area,
 			 * which starts at rsp+8 (after the return address) */

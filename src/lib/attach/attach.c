@@ -18,6 +18,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "attach/attach.h"
+#include "insn.h"
 #include "log.h"
 
 /* ---- site lists ---- */
@@ -269,6 +270,127 @@ static int check_policy(const struct btfi_attach_site *sites, size_t n, const ch
 	return -ENOENT;
 }
 
+/* Drop or refuse one site the kernel will not take: all-or-none names it
+ * and fails, best-effort says so once and goes on without it. */
+static int site_refused(const char *binary, const struct btfi_attach_site *s, const char *why,
+			const struct btfi_attach_core_opts *opts)
+{
+	if (opts->policy != BTFI_BEST_EFFORT) {
+		btfi_err(&opts->log, "%s: %s: site %s at 0x%llx: %s, refusing (best-effort to attach "
+			 "the other sites)", binary, s->func, s->label, (unsigned long long)s->vaddr, why);
+		return -ENOTSUP;
+	}
+	btfi_info(&opts->log, "%s: %s: site %s at 0x%llx dropped: %s", binary, s->func, s->label,
+		  (unsigned long long)s->vaddr, why);
+	return 0;
+}
+
+/*
+ * Before attaching: every site's file offset, and whether x86 uprobes take
+ * the instruction there (a refused one fails a whole uprobe_multi link,
+ * and, for a binary not mapped yet, a per-site uprobe only when a process
+ * maps it). keep[] gets the indexes of the sites to attach.
+ */
+static int check_sites(const char *binary, const struct btfi_elf_info *ei,
+		       const struct btfi_attach_site *sites, size_t n,
+		       const struct btfi_attach_core_opts *opts, uint64_t *offs, size_t *keep,
+		       size_t *nkeep)
+{
+	struct btfi_insn_dec *dec = NULL;
+	int fd, err = 0;
+
+	*nkeep = 0;
+	fd = open(binary, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		err = -errno;
+		btfi_err(&opts->log, "%s: %s", binary, strerror(-err));
+		return err;
+	}
+	err = btfi_insn_dec_new(&dec);
+	if (err) {
+		btfi_err(&opts->log, "%s: cannot start the x86 decoder (capstone)", binary);
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct btfi_attach_site *s = &sites[i];
+		struct btfi_insn insn;
+		uint8_t code[16];
+		ssize_t got;
+
+		if (btfi_elf_vaddr_to_off(ei, s->vaddr, &offs[i])) {
+			btfi_err(&opts->log, "%s: %s: site %s at 0x%llx is outside every segment",
+				 binary, s->func, s->label, (unsigned long long)s->vaddr);
+			err = -ERANGE;
+			goto out;
+		}
+		got = pread(fd, code, sizeof(code), offs[i]);
+		if (got <= 0 || btfi_insn_decode(dec, code, got, s->vaddr, &insn)) {
+			err = site_refused(binary, s, "no x86 instruction there", opts);
+		} else if (insn.uprobe_refusal) {
+			char why[96];
+
+			snprintf(why, sizeof(why), "uprobes refuse this instruction (%s)",
+				 insn.uprobe_refusal);
+			err = site_refused(binary, s, why, opts);
+		} else {
+			keep[(*nkeep)++] = i;
+			continue;
+		}
+		if (err)
+			goto out;
+	}
+	if (!*nkeep) {
+		btfi_err(&opts->log, "%s: %s: no site left to attach", binary, sites[0].func);
+		err = -ENOENT;
+	}
+out:
+	btfi_insn_dec_free(dec);
+	close(fd);
+	return err;
+}
+
+/* A uprobe_multi link the kernel refused names no site: try each alone
+ * (a one-site link, closed again: only after a failure, each costs a
+ * registration) to find which. 0 if every site fails or none does (the
+ * caller reports the original error), else the number of bad sites,
+ * removed from keep[] (best-effort) or reported (-ENOTSUP). */
+static int find_refused(int prog_fd, const char *binary, const struct btfi_attach_site *sites,
+			const uint64_t *offs, size_t *keep, size_t *nkeep, int pid,
+			const struct btfi_attach_core_opts *opts)
+{
+	int *res = calloc(*nkeep, sizeof(*res));
+	size_t n = 0, nbad = 0;
+	int err = 0;
+
+	if (!res)
+		return -ENOMEM;
+	for (size_t j = 0; j < *nkeep; j++) {
+		res[j] = uprobe_multi_link(prog_fd, binary, &offs[keep[j]], NULL, 1, pid);
+		if (res[j] >= 0)
+			close(res[j]);
+		else
+			nbad++;
+	}
+	if (!nbad || nbad == *nkeep) {
+		nbad = 0;	/* nothing to tell apart */
+		goto out;
+	}
+	for (size_t j = 0; j < *nkeep && !err; j++) {
+		char why[96];
+
+		if (res[j] >= 0) {
+			keep[n++] = keep[j];
+			continue;
+		}
+		snprintf(why, sizeof(why), "the kernel refuses a uprobe there (%s)", strerror(-res[j]));
+		err = site_refused(binary, &sites[keep[j]], why, opts);
+	}
+	*nkeep = n;
+out:
+	free(res);
+	return err ? err : (int)nbad;
+}
+
 int btfi_attach_sites(struct bpf_program *prog, int pid, const char *binary,
 		      const struct btfi_attach_site *sites, size_t n,
 		      const struct btfi_attach_core_opts *opts,
@@ -277,8 +399,9 @@ int btfi_attach_sites(struct bpf_program *prog, int pid, const char *binary,
 	struct btfinline_link *l = NULL;
 	struct btfi_elf_info ei = { 0 };
 	__u64 key, next, cookie = 0;
-	uint64_t *offs = NULL;
-	bool multi;
+	uint64_t *offs = NULL, *moffs = NULL;
+	size_t *keep = NULL, nkeep = 0;
+	bool multi, retried = false;
 	int err, map_fd;
 
 	*out = NULL;
@@ -307,23 +430,29 @@ int btfi_attach_sites(struct bpf_program *prog, int pid, const char *binary,
 		l->links = calloc(n, sizeof(*l->links));
 		l->cookies = calloc(n, sizeof(*l->cookies));
 	}
-	offs = multi ? calloc(n, sizeof(*offs)) : NULL;
-	if (!l || !l->links || !l->cookies || (multi && !offs)) {
+	offs = calloc(n, sizeof(*offs));
+	moffs = calloc(n, sizeof(*moffs));
+	keep = calloc(n, sizeof(*keep));
+	if (!l || !l->links || !l->cookies || !offs || !moffs || !keep) {
 		btfi_err(&opts->log, "%s: out of memory", binary);
 		err = -ENOMEM;
 		goto err;
 	}
+	err = check_sites(binary, &ei, sites, n, opts, offs, keep, &nkeep);
+	if (err)
+		goto err;
+again:
 	/* Cookies: above every key already in the map (other attachments). */
 	for (err = bpf_map_get_next_key(map_fd, NULL, &key); !err;
 	     err = bpf_map_get_next_key(map_fd, &key, &next), key = next)
 		if (key > cookie)
 			cookie = key;
 
-	for (size_t i = 0; i < n; i++) {
+	for (size_t j = 0; j < nkeep; j++) {
 		LIBBPF_OPTS(bpf_uprobe_opts, uo);
-		const struct btfi_attach_site *s = &sites[i];
+		const struct btfi_attach_site *s = &sites[keep[j]];
 		struct btfi_site_spec spec = { 0 };
-		uint64_t off;
+		uint64_t off = offs[keep[j]];
 
 		spec.nargs = s->nargs > BTFI_MAX_ARGS ? BTFI_MAX_ARGS : s->nargs;
 		spec.flags = opts->kernel ? BTFI_SPEC_KERNEL : 0;
@@ -341,12 +470,6 @@ int btfi_attach_sites(struct bpf_program *prog, int pid, const char *binary,
 				memcpy(a->steps, s->extra[k].steps, sizeof(a->steps));
 			}
 		}
-		if (btfi_elf_vaddr_to_off(&ei, s->vaddr, &off)) {
-			btfi_err(&opts->log, "%s: %s: site %s at 0x%llx is outside every segment",
-				 binary, s->func, s->label, (unsigned long long)s->vaddr);
-			err = -ERANGE;
-			goto err;
-		}
 		do {
 			cookie++;
 			err = bpf_map_update_elem(map_fd, &cookie, &spec, BPF_NOEXIST);
@@ -357,28 +480,44 @@ int btfi_attach_sites(struct bpf_program *prog, int pid, const char *binary,
 				 strerror(-err), err == -E2BIG ? " (btfi_specs full)" : "");
 			goto err;
 		}
-		l->cookies[i] = cookie;
+		l->cookies[j] = cookie;
+		l->cnt = j + 1;
 		if (multi) {	/* attached together below */
-			offs[i] = off;
-			l->cnt = i + 1;
+			moffs[j] = off;
 			continue;
 		}
 		uo.bpf_cookie = cookie;
-		l->links[i] = bpf_program__attach_uprobe_opts(prog, pid, binary, off, &uo);
-		if (!l->links[i]) {
+		l->links[j] = bpf_program__attach_uprobe_opts(prog, pid, binary, off, &uo);
+		if (!l->links[j]) {
 			err = -errno;
 			btfi_err(&opts->log, "%s: %s: uprobe at %s (offset 0x%llx): %s", binary,
 				 s->func, s->label, (unsigned long long)off, strerror(-err));
-			l->cnt = i + 1;
 			goto err;
 		}
-		l->cnt = i + 1;
 	}
 	if (multi) {
-		err = uprobe_multi_link(bpf_program__fd(prog), binary, offs, l->cookies, n, pid);
+		err = uprobe_multi_link(bpf_program__fd(prog), binary, moffs, l->cookies, nkeep, pid);
+		if (err < 0 && !retried && nkeep > 1) {
+			int nbad = find_refused(bpf_program__fd(prog), binary, sites, offs, keep,
+						&nkeep, pid, opts);
+
+			if (nbad < 0) {
+				err = nbad;
+				goto err;
+			}
+			if (nbad > 0) {	/* again without them, fresh cookies */
+				for (size_t j = 0; j < l->cnt; j++)
+					bpf_map_delete_elem(map_fd, &l->cookies[j]);
+				memset(l->cookies, 0, n * sizeof(*l->cookies));
+				l->cnt = 0;
+				cookie = 0;
+				retried = true;
+				goto again;
+			}
+		}
 		if (err < 0) {
 			btfi_err(&opts->log, "%s: %s: uprobe_multi link at %zu sites: %s", binary,
-				 sites[0].func, n, strerror(-err));
+				 sites[0].func, nkeep, strerror(-err));
 			goto err;
 		}
 		l->multi = true;
@@ -386,11 +525,15 @@ int btfi_attach_sites(struct bpf_program *prog, int pid, const char *binary,
 		err = 0;
 	}
 	free(offs);
+	free(moffs);
+	free(keep);
 	btfi_elf_info_free(&ei);
 	*out = l;
 	return 0;
 err:
 	free(offs);
+	free(moffs);
+	free(keep);
 	btfi_elf_info_free(&ei);
 	if (l)
 		btfinline_link__destroy(l);

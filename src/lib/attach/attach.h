@@ -93,6 +93,9 @@ int btfi_loc_to_spec(const struct btfi_loc *loc, struct btfi_arg_spec *a, const 
  * writing at most max. */
 struct btf;
 int btfi_entry_locs(const struct btf *btf, uint32_t proto_id, struct btfi_loc *locs, int max);
+/* The type under `*id` past modifiers and typedefs; *id becomes its id.
+ * NULL if an id is out of range. */
+const struct btf_type *btfi_skip_mods(const struct btf *btf, uint32_t *id);
 
 /* Exported by attach.c for the kprobe path (attach_kernel.c), which shares
  * the spec map and the policy check. */

@@ -40,9 +40,13 @@ bool btfi_kfunc_traceable(const struct btfi_kblacklist *bl, const char *func);
 /* Sites left out, for one summary line per function. */
 struct btfi_kskips {
 	size_t n;
+	/* Of them, sites whose code can run (blacklisted, notrace, refused):
+	 * calls there would be missed, which all-or-none refuses. Init text
+	 * freed after boot or code outside the kernel never runs. */
+	size_t nmissed;
 	char text[400];		/* "caller+0x1a (init text), ..." */
 };
-void btfi_kskips_add(struct btfi_kskips *sk, const char *label, const char *why);
+void btfi_kskips_add(struct btfi_kskips *sk, const char *label, const char *why, bool missed);
 
 /* Sites of `func`: inline sites at runtime addresses (site->vaddr), then
  * the out-of-line entry at every kallsyms symbol of that name (by address:

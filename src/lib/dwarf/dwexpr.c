@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <string.h>
+#include <stdio.h>
 #include <dwarf.h>
 #include "dwarf/dwexpr.h"
 #include "log.h"
@@ -117,9 +118,10 @@ static uint32_t mask_bytes(uint64_t m)
  *   [deref | deref_size N]                  value at reg+off (N bytes)
  *   const M; and                            zero-extend the low 1/2/4 bytes
  *   const S; shl; const S; shra|shr         sign/zero-extend the low 64-S bits
- * The format carries them as a narrower read: REG or memory of `size`
- * bytes, extended per SIGNED. A register value needs off 0 (a sum cannot
- * be narrowed after the fact).
+ * The format carries them as a narrower read: REG, REG|OFFSET (the sum
+ * reg+off, e.g. `(s32)(rbx + 1)`) or memory of `size` bytes, extended per
+ * SIGNED: the low `size` bytes of the 64-bit value, exactly what the
+ * idiom computes.
  */
 static void narrowed(const Dwarf_Op *ops, size_t n, uint32_t reg, int64_t off,
 		     const struct btfi_dwexpr_in *in, struct btfi_loc *out)
@@ -161,11 +163,11 @@ static void narrowed(const Dwarf_Op *ops, size_t n, uint32_t reg, int64_t off,
 		narrow = true;
 		i += 4;
 	}
-	if (i != n - 1 || ops[i].atom != DW_OP_stack_value || (!mem && (!narrow || off)))
+	if (i != n - 1 || ops[i].atom != DW_OP_stack_value || (!mem && !narrow))
 		return set_none(out, BTFI_R_UNSUPPORTED);
-	out->kind = mem ? BTFI_LOC_KMEM : BTFI_LOC_KREG;
+	out->kind = mem ? BTFI_LOC_KMEM : off ? BTFI_LOC_KREG_OFF : BTFI_LOC_KREG;
 	out->reg = reg;
-	out->off = mem ? off : 0;
+	out->off = off;
 	out->size = size;
 	out->is_signed = is_signed;
 }
@@ -372,3 +374,98 @@ void btfi_dwexpr_rebase(struct btfi_loc *loc, uint32_t fb_reg, int64_t fb_off)
 	loc->reg = fb_reg;
 	loc->off = (int64_t)((uint64_t)loc->off + (uint64_t)fb_off);	/* wraps on corrupt input */
 }
+
+static const char *op_name(unsigned a)
+{
+	switch (a) {
+	case DW_OP_addr: return "addr";
+	case DW_OP_deref: return "deref";
+	case DW_OP_deref_size: return "deref_size";
+	case DW_OP_dup: return "dup";
+	case DW_OP_drop: return "drop";
+	case DW_OP_over: return "over";
+	case DW_OP_pick: return "pick";
+	case DW_OP_swap: return "swap";
+	case DW_OP_rot: return "rot";
+	case DW_OP_abs: return "abs";
+	case DW_OP_and: return "and";
+	case DW_OP_div: return "div";
+	case DW_OP_minus: return "minus";
+	case DW_OP_mod: return "mod";
+	case DW_OP_mul: return "mul";
+	case DW_OP_neg: return "neg";
+	case DW_OP_not: return "not";
+	case DW_OP_or: return "or";
+	case DW_OP_plus: return "plus";
+	case DW_OP_plus_uconst: return "plus_uconst";
+	case DW_OP_shl: return "shl";
+	case DW_OP_shr: return "shr";
+	case DW_OP_shra: return "shra";
+	case DW_OP_xor: return "xor";
+	case DW_OP_eq: return "eq";
+	case DW_OP_ge: return "ge";
+	case DW_OP_gt: return "gt";
+	case DW_OP_le: return "le";
+	case DW_OP_lt: return "lt";
+	case DW_OP_ne: return "ne";
+	case DW_OP_skip: return "skip";
+	case DW_OP_bra: return "bra";
+	case DW_OP_regx: return "reg";
+	case DW_OP_fbreg: return "fbreg";
+	case DW_OP_bregx: return "breg";
+	case DW_OP_piece: return "piece";
+	case DW_OP_bit_piece: return "bit_piece";
+	case DW_OP_call_frame_cfa: return "call_frame_cfa";
+	case DW_OP_implicit_value: return "implicit_value";
+	case DW_OP_stack_value: return "stack_value";
+	case DW_OP_implicit_pointer: case DW_OP_GNU_implicit_pointer: return "implicit_pointer";
+	case DW_OP_entry_value: case DW_OP_GNU_entry_value: return "entry_value";
+	case DW_OP_convert: case DW_OP_GNU_convert: return "convert";
+	case DW_OP_regval_type: case DW_OP_GNU_regval_type: return "regval_type";
+	case DW_OP_deref_type: case DW_OP_GNU_deref_type: return "deref_type";
+	case DW_OP_const_type: case DW_OP_GNU_const_type: return "const_type";
+	case DW_OP_GNU_parameter_ref: return "parameter_ref";
+	case DW_OP_GNU_variable_value: return "variable_value";
+	case DW_OP_addrx: case DW_OP_GNU_addr_index: return "addrx";
+	case DW_OP_constx: case DW_OP_GNU_const_index: return "constx";
+	case DW_OP_form_tls_address: case DW_OP_GNU_push_tls_address: return "tls_address";
+	case DW_OP_GNU_uninit: return "uninit";
+	}
+	return NULL;
+}
+
+void btfi_dwexpr_shape(const Dwarf_Op *ops, size_t nops, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = 0;
+	for (size_t i = 0; i < nops && used < len; i++) {
+		unsigned a = ops[i].atom;
+		const char *sep = i ? "; " : "";
+		const char *nm = op_name(a);
+		int w;
+
+		if (a >= DW_OP_breg0 && a <= DW_OP_breg31)
+			w = snprintf(buf + used, len - used, "%sbreg", sep);
+		else if (a >= DW_OP_reg0 && a <= DW_OP_reg31)
+			w = snprintf(buf + used, len - used, "%sreg", sep);
+		else if (a >= DW_OP_lit0 && a <= DW_OP_lit31)
+			w = snprintf(buf + used, len - used, "%slit%u", sep, a - DW_OP_lit0);
+		else if (a >= DW_OP_const1u && a <= DW_OP_consts)
+			w = snprintf(buf + used, len - used, "%sconst %lld", sep,
+				     (a == DW_OP_const1s || a == DW_OP_const2s || a == DW_OP_const4s ||
+				      a == DW_OP_const8s || a == DW_OP_consts) ?
+				     (long long)(int64_t)ops[i].number : (long long)ops[i].number);
+		else if (a == DW_OP_deref_size || a == DW_OP_piece)
+			w = snprintf(buf + used, len - used, "%s%s %llu", sep, nm,
+				     (unsigned long long)ops[i].number);
+		else if (nm)
+			w = snprintf(buf + used, len - used, "%s%s", sep, nm);
+		else
+			w = snprintf(buf + used, len - used, "%s0x%02x", sep, a);
+		if (w < 0)
+			break;
+		used += (size_t)w;
+	}
+}
+

@@ -48,5 +48,9 @@ int btfi_dwexpr_regoff(const Dwarf_Op *ops, size_t nops, uint32_t *reg, int64_t 
 void btfi_dwexpr_rebase(struct btfi_loc *loc, uint32_t fb_reg, int64_t fb_off);
 
 bool btfi_dwexpr_known_op(unsigned atom);
+/* The shape of an expression, for counting what the format cannot carry:
+ * op names, registers and offsets left out ("breg", "reg"), constants
+ * kept ("breg; const 32; shl; const 32; shra; stack_value"). */
+void btfi_dwexpr_shape(const Dwarf_Op *ops, size_t nops, char *buf, size_t len);
 
 #endif

@@ -21,6 +21,33 @@ static bool read_uleb(const uint8_t **pp, const uint8_t *end, uint64_t *v)
 	return false;
 }
 
+/*
+ * DW_FORM_loclistx (GCC's split units): index *off -> the list's offset
+ * through the unit's offsets table (DW_AT_loclists_base; a split unit has
+ * none: the table after the section's first header, 12 bytes in 32-bit
+ * DWARF). GCC writes DW_AT_GNU_locviews there relative to the same table:
+ * *lvoff is made absolute too.
+ */
+static int loclistx(const Elf_Data *sec, int offset_size, Dwarf_Die *die, Dwarf_Word *off,
+		    Dwarf_Word *lvoff)
+{
+	Dwarf_Die cu;
+	Dwarf_Attribute a;
+	Dwarf_Word base;
+	uint32_t v;
+
+	if (offset_size != 4 || !dwarf_diecu(die, &cu, NULL, NULL))
+		return -1;
+	if (dwarf_formudata(dwarf_attr(&cu, DW_AT_loclists_base, &a), &base))
+		base = 12;
+	if (base > sec->d_size || *off > (sec->d_size - base) / 4 || base + *off * 4 + 4 > sec->d_size)
+		return -1;
+	memcpy(&v, (const char *)sec->d_buf + base + *off * 4, 4);
+	*off = base + v;
+	*lvoff += base;
+	return 0;
+}
+
 /* (addr, view) a <= b */
 static bool pv_le(uint64_t a, uint64_t av, uint64_t b, uint64_t bv)
 {
@@ -65,7 +92,10 @@ int btfi_loc_at_view(const struct btfi_locview_secs *secs, Dwarf_Die *pdie,
 	}
 	/* GCC puts the view pairs right before the list: they must end
 	 * exactly where it starts, else they do not belong to it. */
-	if (dwarf_formudata(loc, &listoff) || lvoff >= listoff || listoff > sec->d_size)
+	if (dwarf_formudata(loc, &listoff) ||
+	    (dwarf_whatform(loc) == DW_FORM_loclistx &&
+	     loclistx(sec, secs->offset_size, pdie, &listoff, &lvoff)) ||
+	    lvoff >= listoff || listoff > sec->d_size)
 		return -1;
 	v = (const uint8_t *)sec->d_buf + lvoff;
 	vend = (const uint8_t *)sec->d_buf + listoff;

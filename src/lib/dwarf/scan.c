@@ -24,7 +24,8 @@
 #include "dwarf/scan_priv.h"
 #include "dwarf/dwexpr.h"
 #include "dwarf/locviews.h"
-#include "elf_file.h"
+#include "dwarf/debuginfo.h"
+#include "elf_syms.h"
 #include "log.h"
 #include "opts.h"
 
@@ -40,13 +41,11 @@ static double now_secs(void)
 
 /* ---- ELF side: file checks, symbols, sections ---- */
 
-static int check_elf(struct btfi_scan *s, struct scan_priv *p, off_t fsize)
+/* (The structure of each file was checked as debuginfo.c opened it.) */
+static int check_elf(struct btfi_scan *s, struct scan_priv *p)
 {
 	GElf_Ehdr eh;
-	int err = btfi_elf_check(s->elf, s->path, fsize, p->log);
 
-	if (err)
-		return err;
 	if (gelf_getehdr(s->elf, &eh) && eh.e_type == ET_REL) {
 		/* Its DWARF needs relocating (libdwfl) and its addresses are
 		 * per section: not handled yet, and unrelocated data would give
@@ -56,6 +55,25 @@ static int check_elf(struct btfi_scan *s, struct scan_priv *p, off_t fsize)
 		return -EOPNOTSUPP;
 	}
 	return 0;
+}
+
+static bool has_symtab(Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB && sh.sh_size)
+			return true;
+	return false;
+}
+
+/* A stripped file's full symbol table is in its debug file (same addresses). */
+static Elf *sym_elf(struct btfi_scan *s)
+{
+	Elf *d = s->di->dwarf_elf;
+
+	return d != s->elf && !has_symtab(s->elf) && has_symtab(d) ? d : s->elf;
 }
 
 static int load_elf_tables(struct btfi_scan *s, struct scan_priv *p)
@@ -74,7 +92,7 @@ static int load_elf_tables(struct btfi_scan *s, struct scan_priv *p)
 								 elf_ndxscn(scn) };
 		}
 	}
-	return btfi_syms_load(s->elf, &p->syms);
+	return btfi_syms_load(sym_elf(s), &p->syms);
 }
 
 static uint16_t addr_shndx(struct scan_priv *p, uint64_t addr)
@@ -93,34 +111,41 @@ static uint16_t addr_shndx(struct scan_priv *p, uint64_t addr)
 	return 0;
 }
 
-/* Raw location-list sections, for GCC's view lists (libdw skips them). */
+/* Raw location-list sections, for GCC's view lists (libdw skips them);
+ * libdw has decompressed them, .zdebug_X (gcc -gz=zlib-gnu) included. */
 static void find_loc_sections(struct btfi_scan *s, struct scan_priv *p)
 {
+	Elf *elf = s->di->dwarf_elf;
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;
 	GElf_Shdr sh;
 
-	if (elf_getshdrstrndx(s->elf, &shstrndx))
+	p->map = s->di->map;
+	p->map_size = s->di->map_size;
+	p->info_off = s->di->info_off;
+	p->info_size = s->di->info_size;
+	if (elf_getshdrstrndx(elf, &shstrndx))
 		return;
-	while ((scn = elf_nextscn(s->elf, scn))) {
+	while ((scn = elf_nextscn(elf, scn))) {
 		const char *name;
 
-		if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(s->elf, shstrndx, sh.sh_name)))
+		if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(elf, shstrndx, sh.sh_name)))
 			continue;
-		if (!strcmp(name, ".debug_info") && !(sh.sh_flags & SHF_COMPRESSED) &&
-		    sh.sh_type == SHT_PROGBITS) {
-			p->info_off = sh.sh_offset;
-			p->info_size = sh.sh_size;
-		}
-		if (!strcmp(name, ".debug_loclists"))
+		if (!strncmp(name, ".zdebug_", 8))
+			name += 2;	/* "debug_..." */
+		else if (strncmp(name, ".debug_", 7))
+			continue;
+		else
+			name += 1;
+		if (!strcmp(name, "debug_loclists"))
 			p->loclists = elf_getdata(scn, NULL);
-		else if (!strcmp(name, ".debug_loc"))
+		else if (!strcmp(name, "debug_loc"))
 			p->loc = elf_getdata(scn, NULL);
-		else if (!strcmp(name, ".debug_line"))
+		else if (!strcmp(name, "debug_line"))
 			p->line = elf_getdata(scn, NULL);
-		else if (!strcmp(name, ".debug_line_str"))
+		else if (!strcmp(name, "debug_line_str"))
 			p->line_str = elf_getdata(scn, NULL);
-		else if (!strcmp(name, ".debug_str"))
+		else if (!strcmp(name, "debug_str"))
 			p->str = elf_getdata(scn, NULL);
 	}
 }
@@ -130,7 +155,7 @@ static void find_loc_sections(struct btfi_scan *s, struct scan_priv *p)
 /* Byte size and signedness of a type, cached by DIE offset. */
 static void type_info(struct scan_priv *p, Dwarf_Die *type, uint32_t *size, bool *is_signed)
 {
-	Dwarf_Off off = dwarf_dieoffset(type);
+	Dwarf_Off off = die_key(p, type);
 	Dwarf_Die peeled, ut;
 	Dwarf_Word sz = 0, enc;
 	Dwarf_Attribute a;
@@ -237,7 +262,7 @@ static int funcmap_insert(struct scan_priv *p, uint64_t h, uint32_t idx)
 static int resolve_origin(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *root,
 			  uint32_t *origin_idx)
 {
-	Dwarf_Off off = dwarf_dieoffset(root);
+	Dwarf_Off off = die_key(p, root);
 	Dwarf_Die die = *root, child, ref, tdie;
 	Dwarf_Attribute a;
 	const char *name;
@@ -262,10 +287,10 @@ static int resolve_origin(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *r
 				if (GROW(p->tmp, p->tmp_cap, n + 1))
 					return -ENOMEM;
 				p->tmp[n].name = die_name(&child);
-				p->tmp[n].off = dwarf_dieoffset(&child);
+				p->tmp[n].off = die_key(p, &child);
 				p->tmp[n].type_off = 0;
 				if (dwarf_formref_die(dwarf_attr_integrate(&child, DW_AT_type, &a), &tdie))
-					p->tmp[n].type_off = dwarf_dieoffset(&tdie);
+					p->tmp[n].type_off = die_key(p, &tdie);
 				p->tmp[n].die = child;
 				n++;
 			} while (dwarf_siblingof(&child, &child) == 0);
@@ -303,7 +328,7 @@ static int resolve_origin(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *r
 		f->first_param = s->nparams;
 		f->nparams = n;
 		if (dwarf_formref_die(dwarf_attr_integrate(root, DW_AT_type, &a), &tdie))
-			f->ret_type_off = dwarf_dieoffset(&tdie);
+			f->ret_type_off = die_key(p, &tdie);
 		if (!dwarf_formflag(dwarf_attr_integrate(root, DW_AT_external, &a), &ext))
 			f->is_external = ext;
 		for (i = 0; i < n; i++) {
@@ -505,6 +530,34 @@ static int bad_op(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *pdie,
 	return -EINVAL;
 }
 
+/* One more expression of this shape the format cannot carry. */
+static int count_shape(struct btfi_scan *s, struct scan_priv *p, const Dwarf_Op *ops, size_t nops)
+{
+	char text[sizeof(s->shapes[0].text)];
+	uint32_t i;
+
+	btfi_dwexpr_shape(ops, nops, text, sizeof(text));
+	for (i = 0; i < s->nshapes; i++)
+		if (!strcmp(s->shapes[i].text, text)) {
+			s->shapes[i].count++;
+			return 0;
+		}
+	if (GROW(s->shapes, p->shapes_cap, s->nshapes + 1))
+		return -ENOMEM;
+	memcpy(s->shapes[s->nshapes].text, text, sizeof(text));
+	s->shapes[s->nshapes++].count = 1;
+	return 0;
+}
+
+static int cmp_shape(const void *a, const void *b)
+{
+	const struct btfi_shape *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return strcmp(x->text, y->text);
+}
+
 static int param_loc(struct btfi_scan *s, struct scan_priv *p, struct walk_ctx *ctx,
 		     Dwarf_Die *pdie, const struct btfi_param *prm, uint64_t addr,
 		     struct btfi_loc *loc)
@@ -566,6 +619,9 @@ static int param_loc(struct btfi_scan *s, struct scan_priv *p, struct walk_ctx *
 		}
 		err = btfi_dwexpr_loc(ops, nops, &in, loc);
 		if (err)
+			return err;
+		if (loc->kind == BTFI_LOC_NONE && loc->reason == BTFI_R_UNSUPPORTED &&
+		    (err = count_shape(s, p, ops, nops)))
 			return err;
 		if (loc->kind != BTFI_LOC_NONE && loc->reg == BTFI_REG_FBREG) {
 			if (frame_base(s, p, ctx->fn_valid ? &ctx->fn : NULL, addr, &reg, &off)) {
@@ -779,7 +835,7 @@ static int do_inline(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
 			 * fall back to position. */
 			k = nth++;
 			if (dwarf_formref_die(dwarf_attr(&child, DW_AT_abstract_origin, &a), &ap)) {
-				aoff = dwarf_dieoffset(&ap);
+				aoff = die_key(p, &ap);
 				for (k = 0; k < o->nparams; k++)
 					if (p->poffs[o->first_poff + k] == aoff)
 						break;
@@ -860,28 +916,40 @@ static int scan_dwarf(struct btfi_scan *s, struct scan_priv *p)
 	Dwarf_CU *cu = NULL;
 	Dwarf_Half version;
 	uint8_t unit_type, asz;
-	Dwarf_Die cudie, subdie;
+	Dwarf_Die cudie, subdie, tmp, *walk;
 	struct walk_ctx ctx = { .caller = NO_IDX };
 	int err, r, tag;
 
 	while ((r = dwarf_get_units(s->dw, cu, &cu, &version, &unit_type, &cudie, &subdie)) == 0) {
-		if (unit_type != DW_UT_compile && unit_type != DW_UT_partial)
+		walk = &cudie;
+		if (unit_type == DW_UT_skeleton) {
+			/* -gsplit-dwarf: the body is in a .dwo (libdw finds it) */
+			err = scan_split_enter(s, p, &cudie, &subdie);
+			if (err)
+				return err;
+			walk = &subdie;
+		} else if (unit_type != DW_UT_compile && unit_type != DW_UT_partial) {
 			continue;
+		}
 		tag = dwarf_tag(&cudie);
 		if (tag == DW_TAG_invalid) {
 			btfi_err(p->log, "%s: corrupt DWARF: unit at 0x%llx has no valid DIE: %s",
 				 s->path, (unsigned long long)dwarf_dieoffset(&cudie), dwarf_errmsg(-1));
 			return -EINVAL;
 		}
-		if (tag != DW_TAG_compile_unit && tag != DW_TAG_partial_unit)
+		if (tag != DW_TAG_compile_unit && tag != DW_TAG_partial_unit &&
+		    tag != DW_TAG_skeleton_unit) {
+			scan_split_leave(s, p);
 			continue;
-		if (dwarf_diecu(&cudie, &subdie, &asz, NULL) && asz)
+		}
+		if (dwarf_diecu(&cudie, &tmp, &asz, NULL) && asz)
 			p->addr_size = asz;
 		p->cudie = cudie;
 		p->cu_version = version;
 		p->offset_size = 4;	/* 64-bit DWARF is not produced by gcc/clang here */
 		p->files_tried = false;
-		err = walk_children(s, p, &cudie, &ctx);
+		err = walk_children(s, p, walk, &ctx);
+		scan_split_leave(s, p);
 		if (err)
 			return err;
 		trim_info(p, dwarf_dieoffset(&cudie));
@@ -916,7 +984,6 @@ int btfi_scan_open(const char *path, const struct btfi_scan_opts *opts,
 	const struct btfi_log *log = OPTS_HAS(opts, log) ? &opts->log : &no_log;
 	struct btfi_scan *s;
 	struct scan_priv *p;
-	struct stat st;
 	double t0 = now_secs();
 	int err;
 
@@ -933,7 +1000,6 @@ int btfi_scan_open(const char *path, const struct btfi_scan_opts *opts,
 	}
 	s->priv = p;
 	s->path = path;
-	s->fd = -1;
 	p->log = log;
 	p->addr_size = 8;
 	p->no_locations = OPTS_GET(opts, no_locations, false);
@@ -943,43 +1009,27 @@ int btfi_scan_open(const char *path, const struct btfi_scan_opts *opts,
 	if (p->policy <= BTFI_PROBE_DEFAULT || p->policy >= BTFI_PROBE__MAX)
 		p->policy = BTFI_PROBE_ENTRY_PC;
 
-	s->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (s->fd < 0) {
-		err = -errno;
-		btfi_err(log, "%s: %s", path, strerror(errno));
-		goto fail;
-	}
-	if (fstat(s->fd, &st) || S_ISDIR(st.st_mode)) {
-		err = S_ISDIR(st.st_mode) ? -EISDIR : -errno;
-		btfi_err(log, "%s: %s", path, strerror(-err));
-		goto fail;
-	}
-	elf_version(EV_CURRENT);
-	/* Our own read-only mapping: pages of CUs already walked can be
-	 * dropped (see trim_info()), which a libelf-owned buffer would not
-	 * allow safely. */
-	if (st.st_size > 0) {
-		p->map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, s->fd, 0);
-		if (p->map == MAP_FAILED)
-			p->map = NULL;
-		else
-			p->map_size = st.st_size;
-	}
-	s->elf = p->map ? elf_memory(p->map, p->map_size) : elf_begin(s->fd, ELF_C_READ_MMAP, NULL);
-	if (!s->elf) {
-		err = -EINVAL;
-		btfi_err(log, "%s: not an ELF file (%s)", path, elf_errmsg(-1));
-		goto fail;
-	}
-	err = check_elf(s, p, st.st_size);
+	err = btfi_debuginfo_open(path, &(struct btfi_debuginfo_opts){
+		.sz = sizeof(struct btfi_debuginfo_opts), .log = *log,
+		.debug_file = OPTS_GET(opts, debug_file, NULL),
+		.debug_dirs = OPTS_GET(opts, debug_dirs, NULL) }, &s->di);
 	if (err)
 		goto fail;
-	s->dw = dwarf_begin_elf(s->elf, DWARF_C_READ, NULL);
-	if (!s->dw) {
-		err = -ENOENT;
-		btfi_err(log, "%s: no DWARF debug info (%s)", path, dwarf_errmsg(-1));
+	s->elf = s->di->elf;
+	s->dw = s->di->dw;
+	s->dwarf_path = s->di->dwarf_path;
+	s->dwarfs = calloc(1, sizeof(*s->dwarfs));
+	if (!s->dwarfs) {
+		err = -ENOMEM;
+		btfi_err(log, "%s: out of memory", path);
 		goto fail;
 	}
+	s->dwarfs[0] = s->dw;
+	s->ndwarfs = 1;
+	p->dwarfs_cap = 1;
+	err = check_elf(s, p);
+	if (err)
+		goto fail;
 	find_loc_sections(s, p);
 	err = load_elf_tables(s, p);
 	if (!err)
@@ -990,6 +1040,8 @@ int btfi_scan_open(const char *path, const struct btfi_scan_opts *opts,
 		goto fail;
 	}
 	classify(s);
+	if (s->nshapes)
+		qsort(s->shapes, s->nshapes, sizeof(*s->shapes), cmp_shape);
 	s->scan_secs = now_secs() - t0;
 	*out = s;
 	return 0;
@@ -1004,6 +1056,7 @@ void btfi_scan_free(struct btfi_scan *s)
 
 	if (!s)
 		return;
+	free(s->shapes);
 	p = s->priv;
 	if (p) {
 		if (p->cfi_eh)
@@ -1020,15 +1073,9 @@ void btfi_scan_free(struct btfi_scan *s)
 		free(p->secs);
 		free(p->fnames);
 	}
-	if (s->dw)
-		dwarf_end(s->dw);
-	if (s->elf)
-		elf_end(s->elf);
-	if (p && p->map)
-		munmap(p->map, p->map_size);
+	free(s->dwarfs);
+	btfi_debuginfo_close(s->di);	/* owns elf, dw and the mapping */
 	free(p);
-	if (s->fd >= 0)
-		close(s->fd);
 	free(s->funcs);
 	free(s->sites);
 	free(s->locs);

@@ -21,7 +21,7 @@ enum btfi_inline_class {
 
 struct btfi_param {
 	const char *name;	/* NULL if unnamed */
-	Dwarf_Off type_off;	/* global DIE offset of DW_AT_type, 0 if none */
+	Dwarf_Off type_off;	/* DIE key of DW_AT_type (BTFI_DIE_FILE_SHIFT), 0 if none */
 	uint32_t size;		/* byte size of the type, 0 if unknown */
 	bool is_signed;
 };
@@ -32,7 +32,7 @@ struct btfi_param {
 struct btfi_func {
 	const char *name;
 	uint32_t first_param, nparams;	/* into scan->params */
-	Dwarf_Off die_off;	/* a DW_TAG_subprogram DIE (abstract or concrete) */
+	Dwarf_Off die_off;	/* key of a DW_TAG_subprogram DIE (abstract or concrete) */
 	Dwarf_Off ret_type_off;	/* 0: void */
 	uint32_t nsites;	/* inline instances */
 	uint32_t nsites_noaddr;	/* ... of which without any code address */
@@ -71,13 +71,25 @@ struct btfi_scan_opts {
 	struct btfi_log log;
 	bool no_locations;	/* only sites and functions (faster) */
 	int probe_policy;	/* enum btfi_probe_policy */
+	const char *debug_file;	/* DWARF from this file (build-id checked) */
+	const char *debug_dirs;	/* debug roots instead of /usr/lib/debug, ':'-separated */
 };
+
+struct btfi_debuginfo;
+
+/* DIE keys (type_off, die_off, ...): the DIE's offset in its file; for a
+ * split unit's DIE plus its file's index in scan->dwarfs << this shift
+ * (offsets restart at 0 in every .dwo). */
+#define BTFI_DIE_FILE_SHIFT 40
 
 struct btfi_scan {
 	const char *path;
-	int fd;
-	Elf *elf;
+	Elf *elf;		/* of path: sections, symbols, .eh_frame */
 	Dwarf *dw;		/* stays open: the encoder reads types through it */
+	const char *dwarf_path;	/* where the DWARF came from: path or its debug file */
+	struct btfi_debuginfo *di;
+	Dwarf **dwarfs;		/* [0] = dw, then the .dwo files of split units */
+	uint32_t ndwarfs;
 
 	struct btfi_func *funcs;	uint32_t nfuncs;
 	struct btfi_site *sites;	uint32_t nsites;	/* in DIE order */
@@ -91,6 +103,13 @@ struct btfi_scan {
 		uint32_t at_range_end;		/* == the end of a range, not inside */
 		uint32_t outside;		/* elsewhere, not inside */
 	} entry_pc;
+	/* Shapes of the expressions the format cannot carry (reason
+	 * unsupported_expr), with counts, most frequent first after the scan. */
+	struct btfi_shape {
+		char text[96];
+		uint32_t count;
+	} *shapes;
+	uint32_t nshapes;
 	void *priv;		/* string pool, hash tables */
 };
 
@@ -107,8 +126,14 @@ struct btfi_stats {
 	uint64_t sites_selectively_inlined, sites_fully_inlined;
 	uint64_t classes[8];		/* by enum btfi_loc_kind */
 	uint64_t unavailable[BTFI_R__MAX];
+	/* Inlined functions (with a site) whose every site has every
+	 * argument recoverable: the per-function figure of the talks. */
+	uint64_t funcs_inlined, funcs_all_recoverable;
+	uint64_t funcs_over_max, sites_over_max;	/* left out by max_instances */
 	double secs;
 };
-void btfi_stats_compute(const struct btfi_scan *s, struct btfi_stats *st);
+/* max_instances != 0: leave out functions with more instances (Treyer's
+ * sample: <= 100), as if they were not there. */
+void btfi_stats_compute(const struct btfi_scan *s, uint32_t max_instances, struct btfi_stats *st);
 
 #endif

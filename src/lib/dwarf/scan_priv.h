@@ -46,7 +46,7 @@ struct scan_priv {
 	bool no_locations;
 	uint8_t addr_size;
 
-	uint32_t funcs_cap, params_cap, sites_cap, locs_cap;
+	uint32_t funcs_cap, params_cap, sites_cap, locs_cap, shapes_cap;
 	struct u64map origin_map;	/* root DIE offset -> origins[] */
 	struct scan_origin *origins;	uint32_t norigins, origins_cap;
 	Dwarf_Off *poffs;		uint32_t npoffs, poffs_cap;
@@ -75,7 +75,23 @@ struct scan_priv {
 	bool files_tried;
 	uint64_t nbad_exprs;		/* locations libdw could not decode */
 	char what[512];
+	/* split unit being walked: its .dwo's key bit and sections */
+	uint64_t key_base;		/* index in scan->dwarfs << BTFI_DIE_FILE_SHIFT */
+	Elf_Data *main_loclists, *main_loc;
+	uint32_t dwarfs_cap;
 };
+
+/* A DIE's key in the scan's tables: offsets restart at 0 in every .dwo. */
+static inline uint64_t die_key(const struct scan_priv *p, Dwarf_Die *die)
+{
+	return dwarf_dieoffset(die) | p->key_base;
+}
+
+/* scan_split.c: enter a skeleton unit's split unit (found by libdw: its
+ * .dwo registered in scan->dwarfs, keys and location lists switched to
+ * it), or log the missing .dwo; leave restores the main file's. */
+int scan_split_enter(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *skel, Dwarf_Die *split);
+void scan_split_leave(struct btfi_scan *s, struct scan_priv *p);
 
 void scan_read_file_names(struct scan_priv *p, uint64_t off);
 /* Raw check of a location libdw could not decode: the first opcode no DWARF

@@ -1,19 +1,24 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* Aggregates of a scan for `btfinline stats`. */
+#include <stdlib.h>
 #include <string.h>
 #include "dwarf/scan.h"
 
-void btfi_stats_compute(const struct btfi_scan *s, struct btfi_stats *st)
+void btfi_stats_compute(const struct btfi_scan *s, uint32_t max_instances, struct btfi_stats *st)
 {
+	uint8_t *fbad = calloc(s->nfuncs + 1, 1);	/* a site with an argument lost */
 	uint32_t i, j;
 
 	memset(st, 0, sizeof(*st));
 	st->secs = s->scan_secs;
-	st->inline_instances = s->nsites;
 	for (i = 0; i < s->nsites; i++) {
 		const struct btfi_site *site = &s->sites[i];
 		uint32_t ok = 0;
 		bool noaddr = false;
+
+		if (max_instances && site->func < s->nfuncs && s->funcs[site->func].nsites > max_instances)
+			continue;
+		st->inline_instances++;
 
 		for (j = 0; j < site->nlocs; j++) {
 			const struct btfi_loc *l = &s->locs[site->first_loc + j];
@@ -36,9 +41,21 @@ void btfi_stats_compute(const struct btfi_scan *s, struct btfi_stats *st)
 			st->instances_some_recoverable++;
 		else
 			st->instances_none_recoverable++;
+		if ((ok != site->nlocs || noaddr) && fbad && site->func < s->nfuncs)
+			fbad[site->func] = 1;
 	}
 	for (i = 0; i < s->nfuncs; i++) {
 		const struct btfi_func *f = &s->funcs[i];
+
+		if (max_instances && f->nsites > max_instances) {
+			st->funcs_over_max++;
+			st->sites_over_max += f->nsites;
+			continue;
+		}
+		if (f->nsites) {
+			st->funcs_inlined++;
+			st->funcs_all_recoverable += fbad && !fbad[i];
+		}
 
 		st->instances_noaddr += f->nsites_noaddr;
 		switch (f->cls) {
@@ -55,4 +72,5 @@ void btfi_stats_compute(const struct btfi_scan *s, struct btfi_stats *st)
 			break;
 		}
 	}
+	free(fbad);
 }

@@ -13,13 +13,16 @@
 #include <linux/btf.h>
 #include <bpf/btf.h>
 #include "encode/encode.h"
+#include "dwarf/scan.h"
 #include "log.h"
 
 #define MAX_DEPTH 32
 
 struct btfi_types {
 	struct btf *btf;		/* split (base reachable through it) */
-	Dwarf *dw;
+	Dwarf *const *dws;		/* by the file index in DIE keys */
+	uint32_t ndws;
+	uint64_t key_base;		/* file index of the type being converted */
 	struct btfi_log log;
 	const char *path;		/* the ELF, in messages */
 	uint32_t *slots, nslots, n;	/* index: type id, 0 = empty */
@@ -193,8 +196,8 @@ int btfi_types_check_base(const struct btf *base, const char *what, const struct
 	return 0;
 }
 
-int btfi_types_new(struct btf *split, Dwarf *dw, const char *path, const struct btfi_log *log,
-		   struct btfi_types **out)
+int btfi_types_new(struct btf *split, Dwarf *const *dws, uint32_t ndws, const char *path,
+		   const struct btfi_log *log, struct btfi_types **out)
 {
 	struct btfi_types *t = calloc(1, sizeof(*t));
 	int err;
@@ -202,7 +205,8 @@ int btfi_types_new(struct btf *split, Dwarf *dw, const char *path, const struct 
 	if (!t)
 		return -ENOMEM;
 	t->btf = split;
-	t->dw = dw;
+	t->dws = dws;
+	t->ndws = ndws;
 	t->path = path;
 	if (log)
 		t->log = *log;
@@ -331,6 +335,11 @@ static int conv_base(struct btfi_types *t, Dwarf_Die *die)
 		id = index_find(t, BTF_KIND_FLOAT, name, 0, NULL, NULL);
 		if (id)
 			return id;
+		/* pahole before 1.21 (or without --btf_gen_floats) writes
+		 * floating types as INTs of their name and size: use that. */
+		id = index_find(t, BTF_KIND_INT, name, 0, NULL, NULL);
+		if (id && size > 0 && btf__type_by_id(t->btf, id)->size == (uint32_t)size)
+			return id;
 		if (size == 2 || size == 4 || size == 8 || size == 12 || size == 16) {
 			id = btf__add_float(t->btf, name, size);
 			return id < 0 ? id : (index_put(t, id) ?: id);
@@ -380,11 +389,21 @@ static int conv_array(struct btfi_types *t, Dwarf_Die *die, int depth)
 
 	if (elem < 0)
 		return elem;
-	if (dwarf_child(die, &child) == 0 && dwarf_tag(&child) == DW_TAG_subrange_type) {
-		if (dwarf_attr(&child, DW_AT_count, &a))
-			dwarf_formudata(&a, &n);
-		else if (dwarf_attr(&child, DW_AT_upper_bound, &a) && !dwarf_formudata(&a, &n))
-			n++;
+	/* T x[2][8] is one ARRAY of 16 T, as pahole writes it: the product of
+	 * every dimension (0 when one is unknown, or on overflow). */
+	if (dwarf_child(die, &child) == 0) {
+		n = 1;
+		do {
+			Dwarf_Word d = 0;
+
+			if (dwarf_tag(&child) != DW_TAG_subrange_type)
+				continue;
+			if (dwarf_attr(&child, DW_AT_count, &a))
+				dwarf_formudata(&a, &d);
+			else if (dwarf_attr(&child, DW_AT_upper_bound, &a) && !dwarf_formudata(&a, &d))
+				d++;
+			n = d && n <= UINT32_MAX / d ? n * d : 0;
+		} while (n && dwarf_siblingof(&child, &child) == 0);
 	}
 	if (!t->int_id && (t->int_id = int_type(t, "int", 4, BTF_INT_SIGNED)) < 0)
 		return t->int_id;
@@ -431,7 +450,8 @@ static int conv_proto(struct btfi_types *t, Dwarf_Die *die, int depth)
 
 static int conv(struct btfi_types *t, Dwarf_Die *die, int depth)
 {
-	uint64_t off = dwarf_dieoffset(die);
+	/* references stay in the DIE's file: the key gets that file's index */
+	uint64_t off = dwarf_dieoffset(die) | t->key_base;
 	bool found;
 	uint32_t *v;
 	int tag, id;
@@ -510,7 +530,12 @@ int btfi_types_id(struct btfi_types *t, uint64_t die_off, uint32_t fallback_size
 	int id = 0;
 
 	if (die_off) {
-		if (!dwarf_offdie(t->dw, die_off, &die) && !dwarf_offdie_types(t->dw, die_off, &die)) {
+		uint64_t fi = die_off >> BTFI_DIE_FILE_SHIFT;
+		Dwarf *dw = fi < t->ndws ? t->dws[fi] : NULL;
+		Dwarf_Off off = die_off & ((1ull << BTFI_DIE_FILE_SHIFT) - 1);
+
+		t->key_base = fi << BTFI_DIE_FILE_SHIFT;
+		if (!dw || (!dwarf_offdie(dw, off, &die) && !dwarf_offdie_types(dw, off, &die))) {
 			btfi_err(&t->log, "%s: no type DIE at 0x%llx", t->path, (unsigned long long)die_off);
 			return -EINVAL;
 		}

@@ -128,7 +128,7 @@ int btfi_encode(const struct btfi_scan *s, struct btf *base, const struct btfi_e
 	err = btfi_writer_new(base, log, &w);
 	if (err)
 		return err;
-	err = btfi_types_new(btfi_writer_btf(w), s->dw, s->path, log, &ty);
+	err = btfi_types_new(btfi_writer_btf(w), s->dwarfs, s->ndwarfs, s->path, log, &ty);
 	if (err)
 		goto out;
 	err = -ENOMEM;

@@ -23,8 +23,10 @@ struct btfi_types;
  * the base (libbpf 1.1 checks neither on parse). -EINVAL, logged once
  * naming `what` and the record. */
 int btfi_types_check_base(const struct btf *base, const char *what, const struct btfi_log *log);
-int btfi_types_new(struct btf *split, Dwarf *dw, const char *path, const struct btfi_log *log,
-		   struct btfi_types **out);
+/* dws[0]: the DWARF; dws[i]: split unit files, for DIE keys carrying i
+ * << BTFI_DIE_FILE_SHIFT (dwarf/scan.h). */
+int btfi_types_new(struct btf *split, Dwarf *const *dws, uint32_t ndws, const char *path,
+		   const struct btfi_log *log, struct btfi_types **out);
 void btfi_types_free(struct btfi_types *t);
 /* After btf__dedup() moved ids: rebuild the index, forget the memo. */
 int btfi_types_reindex(struct btfi_types *t);

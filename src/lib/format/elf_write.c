@@ -9,6 +9,7 @@
  * half-written binary, and the input is only read.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
@@ -168,10 +169,11 @@ out:
 int btfi_elf_write_section(const char *in, const char *outp, const char *secname,
 			   const void *data, size_t sz, const struct btfi_log *log)
 {
-	char tmp[PATH_MAX];
-	struct stat st;
+	char tmp[PATH_MAX], real[PATH_MAX];
+	struct stat st, ost;
 	Elf *elf = NULL;
 	int fd_in, fd_out = -1, err;
+	bool in_place;
 
 	elf_version(EV_CURRENT);
 	fd_in = open(in, O_RDONLY | O_CLOEXEC);
@@ -186,6 +188,11 @@ int btfi_elf_write_section(const char *in, const char *outp, const char *secname
 		err = -EINVAL;
 		goto out;
 	}
+	/* Through a symlink the file it names is replaced (the link stays);
+	 * written in place, the file keeps its owner as well as its mode. */
+	if (realpath(outp, real))
+		outp = real;
+	in_place = !stat(outp, &ost) && ost.st_dev == st.st_dev && ost.st_ino == st.st_ino;
 	if (snprintf(tmp, sizeof(tmp), "%s.btfinline.XXXXXX", outp) >= (int)sizeof(tmp)) {
 		err = -ENAMETOOLONG;
 		btfi_err(log, "%s: path too long", outp);
@@ -197,7 +204,18 @@ int btfi_elf_write_section(const char *in, const char *outp, const char *secname
 		btfi_err(log, "%s: cannot create temp file: %s", outp, strerror(-err));
 		goto out;
 	}
-	fchmod(fd_out, st.st_mode & 07777);
+	if (fchmod(fd_out, st.st_mode & 07777)) {
+		err = -errno;
+		btfi_err(log, "%s: chmod: %s", tmp, strerror(-err));
+		goto out_tmp;
+	}
+	/* Not root: only our own files can be written in place anyway. */
+	if (in_place && (ost.st_uid != geteuid() || ost.st_gid != getegid()) &&
+	    fchown(fd_out, ost.st_uid, ost.st_gid)) {
+		err = -errno;
+		btfi_err(log, "%s: cannot keep the owner: %s", outp, strerror(-err));
+		goto out_tmp;
+	}
 	err = copy_elf(elf, fd_out, secname, data, sz, in, log);
 	if (!err && fsync(fd_out)) {
 		err = -errno;
@@ -212,6 +230,7 @@ int btfi_elf_write_section(const char *in, const char *outp, const char *secname
 		err = -errno;
 		btfi_err(log, "%s: rename: %s", outp, strerror(-err));
 	}
+out_tmp:
 	if (err)
 		unlink(tmp);
 out:

@@ -1,0 +1,539 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Where the DWARF of an ELF is, and opening it.
+ *
+ * In the file: our own private mapping, so the scan can drop pages of a
+ * large .debug_info it has walked. The mapping is writable (copy on
+ * write, the file is never written): libelf undoes section compression
+ * (gcc -gz, Debian's -dbg files) by updating the section header in the
+ * image it was given, which faulted on a read-only mapping.
+ *
+ * Detached: libdwfl's standard search (build-id under each debug root,
+ * then the .gnu_debuglink name next to the file, in .debug/, and under
+ * each root; build-id or CRC checked) with its Dwarf kept open: it also
+ * finds dwz alternate files and opens split .dwo units relative to the
+ * debug file. A file named with --debug-file is opened like an ELF with
+ * DWARF inside, after its build-id is compared with the ELF's.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <gelf.h>
+#include <elfutils/libdwelf.h>
+#include <elfutils/libdwfl.h>
+#include "dwarf/debuginfo.h"
+#include "elf_file.h"
+#include "log.h"
+#include "opts.h"
+
+#define DEFAULT_ROOT "/usr/lib/debug"
+
+struct mapped {
+	int fd;
+	void *map;
+	size_t size;
+	Elf *elf;
+};
+
+struct di_priv {
+	const struct btfi_log *log;
+	struct mapped main, dbg;	/* dbg: --debug-file */
+	Dwfl *dwfl;			/* detached search: owns the Dwarf */
+	Dwfl_Callbacks cb;		/* must outlive dwfl */
+	char *search_path;		/* libdwfl debuginfo_path: ":.debug:ROOTS" */
+	char *found;			/* debug file libdwfl picked */
+};
+
+const char *btfi_debuginfo_src_str(int src)
+{
+	switch (src) {
+	case BTFI_DI_DEBUG_FILE: return "--debug-file";
+	case BTFI_DI_BUILD_ID: return "build-id";
+	case BTFI_DI_DEBUGLINK: return ".gnu_debuglink";
+	default: return "in the file";
+	}
+}
+
+/* ---- one ELF file, mapped by us ---- */
+
+static void unmap(struct mapped *m)
+{
+	if (m->elf)
+		elf_end(m->elf);
+	if (m->map)
+		munmap(m->map, m->size);
+	if (m->fd >= 0)
+		close(m->fd);
+	m->elf = NULL;
+	m->map = NULL;
+	m->fd = -1;
+}
+
+static int map_elf(const char *path, struct mapped *m, const struct btfi_log *log)
+{
+	struct stat st;
+	int err;
+
+	m->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (m->fd < 0) {
+		err = -errno;
+		btfi_err(log, "%s: %s", path, strerror(errno));
+		return err;
+	}
+	if (fstat(m->fd, &st) || S_ISDIR(st.st_mode)) {
+		err = S_ISDIR(st.st_mode) ? -EISDIR : -errno;
+		btfi_err(log, "%s: %s", path, strerror(-err));
+		return err;
+	}
+	elf_version(EV_CURRENT);
+	if (st.st_size > 0) {
+		m->map = mmap(NULL, st.st_size, PROT_READ | PROT_WRITE, MAP_PRIVATE, m->fd, 0);
+		if (m->map == MAP_FAILED)
+			m->map = NULL;
+		else
+			m->size = st.st_size;
+	}
+	m->elf = m->map ? elf_memory(m->map, m->size) : elf_begin(m->fd, ELF_C_READ_MMAP, NULL);
+	if (!m->elf) {
+		btfi_err(log, "%s: not an ELF file (%s)", path, elf_errmsg(-1));
+		return -EINVAL;
+	}
+	return btfi_elf_check(m->elf, path, st.st_size, log);
+}
+
+/* Section by name (NULL if none); .zdebug_X also matches .debug_X. */
+static Elf_Scn *find_scn(Elf *elf, const char *name, GElf_Shdr *sh)
+{
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *n;
+
+		if (!gelf_getshdr(scn, sh) || !(n = elf_strptr(elf, shstrndx, sh->sh_name)))
+			continue;
+		if (!strcmp(n, name) ||
+		    (!strncmp(name, ".debug_", 7) && !strncmp(n, ".zdebug_", 8) && !strcmp(n + 8, name + 7)))
+			return scn;
+	}
+	return NULL;
+}
+
+static bool has_dwarf(Elf *elf)
+{
+	GElf_Shdr sh;
+
+	return find_scn(elf, ".debug_info", &sh) && sh.sh_type != SHT_NOBITS && sh.sh_size;
+}
+
+/* .debug_info stored as is in the mapping: where, for trimming. */
+static void raw_info(struct btfi_debuginfo *di, const struct mapped *m)
+{
+	GElf_Shdr sh;
+	Elf_Scn *scn = find_scn(m->elf, ".debug_info", &sh);
+	size_t shstrndx;
+	const char *n;
+
+	if (!m->map || !scn || sh.sh_type != SHT_PROGBITS || (sh.sh_flags & SHF_COMPRESSED) ||
+	    elf_getshdrstrndx(m->elf, &shstrndx) || !(n = elf_strptr(m->elf, shstrndx, sh.sh_name)) ||
+	    strcmp(n, ".debug_info"))
+		return;
+	di->map = m->map;
+	di->map_size = m->size;
+	di->info_off = sh.sh_offset;
+	di->info_size = sh.sh_size;
+}
+
+/*
+ * After libdw has opened the DWARF: a debug section still compressed is
+ * one libelf could not undo (zstd before elfutils 0.189, corrupt data).
+ * libdw then silently skips it; refuse instead of reading partial DWARF.
+ */
+static int check_compressed(Elf *elf, const char *path, const struct btfi_log *log)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	GElf_Shdr sh;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return 0;
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *n;
+		Elf_Data *d;
+		GElf_Chdr ch;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS ||
+		    !(n = elf_strptr(elf, shstrndx, sh.sh_name)))
+			continue;
+		if ((sh.sh_flags & SHF_COMPRESSED) && !strncmp(n, ".debug_", 7)) {
+			const char *what = "unknown compression";
+			char buf[32];
+
+			if (!gelf_getchdr(scn, &ch)) {
+				btfi_err(log, "%s: section %s: corrupt compression header (%s)",
+					 path, n, elf_errmsg(-1));
+				return -EINVAL;
+			}
+			if (ch.ch_type == ELFCOMPRESS_ZLIB) {
+				if (elf_compress(scn, 0, 0) >= 0)
+					continue;	/* libdw skipped it: not a DWARF section it reads */
+				btfi_err(log, "%s: section %s: cannot decompress zlib data (%s)",
+					 path, n, elf_errmsg(-1));
+				return -EINVAL;
+			}
+			if (ch.ch_type == 2 /* ELFCOMPRESS_ZSTD */)
+				what = "zstd";
+			else
+				snprintf(buf, sizeof(buf), "compression type %u", ch.ch_type), what = buf;
+			btfi_err(log, "%s: section %s is compressed with %s, which this libelf (elfutils %s) cannot decompress",
+				 path, n, what, dwfl_version(NULL));
+			return -EOPNOTSUPP;
+		}
+		if (!strncmp(n, ".zdebug_", 8) && (d = elf_getdata(scn, NULL)) &&
+		    d->d_size >= 12 && !memcmp(d->d_buf, "ZLIB", 4)) {
+			if (elf_compress_gnu(scn, 0, 0) >= 0)
+				continue;
+			btfi_err(log, "%s: section %s: cannot decompress zlib-gnu data (%s)",
+				 path, n, elf_errmsg(-1));
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* DWARF inside an ELF we mapped (the file itself or --debug-file). */
+static int open_inside(struct btfi_debuginfo *di, struct mapped *m, const char *path,
+		       const struct btfi_log *log)
+{
+	int err;
+
+	raw_info(di, m);
+	di->dw = dwarf_begin_elf(m->elf, DWARF_C_READ, NULL);
+	err = check_compressed(m->elf, path, log);
+	if (err)
+		return err;
+	if (!di->dw) {
+		btfi_err(log, "%s: no DWARF debug info (%s)", path, dwarf_errmsg(-1));
+		return -ENOENT;
+	}
+	di->dwarf_elf = m->elf;
+	return 0;
+}
+
+/* ---- build-ids ---- */
+
+static void hex(const void *p, ssize_t n, char *buf, size_t len)
+{
+	const unsigned char *b = p;
+
+	buf[0] = 0;
+	for (ssize_t i = 0; i < n && (size_t)i * 2 + 3 <= len; i++)
+		snprintf(buf + i * 2, 3, "%02x", b[i]);
+}
+
+/* 0 if both ids are equal; logs the mismatch (a debug file without an id
+ * cannot be checked against an ELF that has one: refused too). */
+static int same_build_id(Elf *elf, const char *path, Elf *dbg, const char *dpath,
+			 const struct btfi_log *log)
+{
+	const void *a, *b;
+	ssize_t na = dwelf_elf_gnu_build_id(elf, &a), nb = dwelf_elf_gnu_build_id(dbg, &b);
+	char ha[130], hb[130];
+
+	if (na <= 0)
+		return 0;	/* nothing to check against */
+	hex(a, na, ha, sizeof(ha));
+	if (nb <= 0) {
+		btfi_err(log, "%s: debug file %s has no build-id (want %s)", path, dpath, ha);
+		return -EINVAL;
+	}
+	hex(b, nb, hb, sizeof(hb));
+	if (na != nb || memcmp(a, b, na)) {
+		btfi_err(log, "%s: debug file %s does not match: build-id %s, want %s", path, dpath, hb, ha);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* ---- detached: libdwfl's search ---- */
+
+/* libdwfl's standard search, remembering which file it picked. */
+static int find_cb(Dwfl_Module *mod, void **ud, const char *modname, Dwarf_Addr base,
+		   const char *file_name, const char *debuglink, GElf_Word crc, char **name)
+{
+	struct di_priv *p = *ud;
+	int fd = dwfl_standard_find_debuginfo(mod, ud, modname, base, file_name, debuglink, crc, name);
+
+	if (fd >= 0 && *name && p && !p->found)
+		p->found = strdup(*name);
+	return fd;
+}
+
+static char *dir_of(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	if (!s)
+		return strdup(".");
+	return strndup(path, s == path ? 1 : (size_t)(s - path));
+}
+
+/* Build-id of a file at path; 0 if none or unreadable. */
+static ssize_t file_build_id(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	Elf *elf;
+	const void *id;
+	ssize_t n = 0;
+
+	if (fd < 0)
+		return 0;
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (elf && (n = dwelf_elf_gnu_build_id(elf, &id)) > 0)
+		hex(id, n, buf, len);
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return n > 0 ? n : 0;
+}
+
+/*
+ * Nothing usable found: one line saying why. libdwfl skips a candidate
+ * whose build-id or CRC does not match without a word; look at the same
+ * places again only to name such a file.
+ */
+static void explain_miss(struct di_priv *p, const char *path, Elf *elf, const char *roots)
+{
+	const void *id;
+	ssize_t nid = dwelf_elf_gnu_build_id(elf, &id);
+	GElf_Word crc = 0;
+	const char *link = dwelf_elf_gnu_debuglink(elf, &crc);
+	char want[130] = "", got[130], cand[4096], *dir = dir_of(path), *rs = strdup(roots), *save, *r;
+	char *real = realpath(path, NULL), *adir = real ? dir_of(real) : NULL;
+
+	if (nid > 0)
+		hex(id, nid, want, sizeof(want));
+	for (r = rs ? strtok_r(rs, ":", &save) : NULL; r; r = strtok_r(NULL, ":", &save)) {
+		const char *cands[5];
+		char c1[4096], c2[4096], c3[4096];
+		int n = 0;
+
+		if (r[0] != '/')
+			continue;
+		if (nid > 1) {
+			snprintf(c1, sizeof(c1), "%s/.build-id/%.2s/%s.debug", r, want, want + 2);
+			cands[n++] = c1;
+		}
+		if (link) {
+			snprintf(c2, sizeof(c2), "%s/%s", dir, link);
+			snprintf(c3, sizeof(c3), "%s/.debug/%s", dir, link);
+			cands[n++] = c2;
+			cands[n++] = c3;
+			snprintf(cand, sizeof(cand), "%s%s/%s", r, adir ? adir : dir, link);
+			cands[n++] = cand;
+		}
+		for (int i = 0; i < n; i++) {
+			struct stat a, b;
+
+			if (stat(cands[i], &a) || (!stat(path, &b) && a.st_ino == b.st_ino && a.st_dev == b.st_dev))
+				continue;
+			if (nid > 0 && file_build_id(cands[i], got, sizeof(got)) && strcmp(got, want)) {
+				btfi_err(p->log, "%s: debug file %s does not match: build-id %s, want %s",
+					 path, cands[i], got, want);
+				goto out;
+			}
+			if (nid <= 0 && link) {
+				btfi_err(p->log, "%s: debug file %s does not match its .gnu_debuglink CRC 0x%08x",
+					 path, cands[i], crc);
+				goto out;
+			}
+		}
+	}
+	btfi_err(p->log, "%s: no DWARF debug info: none in the file, no debug file %s%s%s%s (searched %s)",
+		 path, nid > 0 ? "for build-id " : "", want, link ? " or .gnu_debuglink " : "",
+		 link ? link : "", p->search_path);
+out:
+	free(dir);
+	free(adir);
+	free(real);
+	free(rs);
+}
+
+static int open_detached(struct btfi_debuginfo *di, struct di_priv *p, const char *roots,
+			 bool optional)
+{
+	Dwfl_Module *mod;
+	Dwarf_Addr bias;
+	void **ud;
+	int err;
+
+	/* ":.debug:ROOTS": next to the file, its .debug/, then each root
+	 * (by build-id, then ROOT/<the file's dir>/<debuglink>). */
+	if (asprintf(&p->search_path, ":.debug:%s", roots) < 0) {
+		p->search_path = NULL;
+		btfi_err(p->log, "%s: out of memory", di->path);
+		return -ENOMEM;
+	}
+	p->cb.find_elf = dwfl_build_id_find_elf;
+	p->cb.find_debuginfo = find_cb;
+	p->cb.debuginfo_path = &p->search_path;
+	p->dwfl = dwfl_begin(&p->cb);
+	if (!p->dwfl) {
+		btfi_err(p->log, "%s: libdwfl: %s", di->path, dwfl_errmsg(-1));
+		return -ENOMEM;
+	}
+	dwfl_report_begin(p->dwfl);
+	mod = dwfl_report_offline(p->dwfl, di->path, di->path, -1);
+	if (!mod || dwfl_report_end(p->dwfl, NULL, NULL)) {
+		btfi_err(p->log, "%s: libdwfl: %s", di->path, dwfl_errmsg(-1));
+		return -EINVAL;
+	}
+	dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL);
+	*ud = p;
+	di->dw = dwfl_module_getdwarf(mod, &bias);
+	*ud = NULL;
+	if (p->found && !di->dw) {	/* found but unusable: say why */
+		struct mapped tmp = { .fd = -1 };
+
+		err = map_elf(p->found, &tmp, p->log);
+		if (!err)
+			err = check_compressed(tmp.elf, p->found, p->log);
+		if (!err) {
+			btfi_err(p->log, "%s: debug file %s: no DWARF debug info (%s)",
+				 di->path, p->found, dwfl_errmsg(-1));
+			err = -ENOENT;
+		}
+		unmap(&tmp);
+		return err;
+	}
+	if (p->found) {
+		Elf *delf = dwarf_getelf(di->dw);
+
+		/* libdw has decompressed sections in place: check the file as
+		 * stored, on a handle of its own */
+		if (!delf || btfi_elf_check_file(p->found, p->log) ||
+		    check_compressed(delf, p->found, p->log))
+			return -EINVAL;
+		di->dwarf_elf = delf;
+		di->dwarf_path = p->found;
+		di->src = strstr(p->found, "/.build-id/") ? BTFI_DI_BUILD_ID : BTFI_DI_DEBUGLINK;
+		return 0;
+	}
+	if (di->dw) {	/* cannot happen: the file has no DWARF of its own */
+		di->dw = NULL;
+		btfi_err(p->log, "%s: libdwfl found DWARF but no file", di->path);
+		return -EINVAL;
+	}
+	if (!optional)
+		explain_miss(p, di->path, p->main.elf, roots);
+	return -ENOENT;
+}
+
+int btfi_debuginfo_open(const char *path, const struct btfi_debuginfo_opts *opts,
+			struct btfi_debuginfo **out)
+{
+	static const struct btfi_log no_log;
+	const struct btfi_log *log = OPTS_HAS(opts, log) ? &opts->log : &no_log;
+	const char *debug_file = OPTS_GET(opts, debug_file, NULL);
+	const char *roots = OPTS_GET(opts, debug_dirs, NULL);
+	bool optional = OPTS_GET(opts, optional, false);
+	struct btfi_debuginfo *di;
+	struct di_priv *p;
+	int err;
+
+	*out = NULL;
+	if (!OPTS_VALID(opts, btfi_debuginfo_opts, log))
+		return -EINVAL;
+	if (!roots || !*roots)
+		roots = DEFAULT_ROOT;
+	di = calloc(1, sizeof(*di));
+	p = calloc(1, sizeof(*p));
+	if (!di || !p) {
+		free(di);
+		free(p);
+		btfi_err(log, "%s: out of memory", path);
+		return -ENOMEM;
+	}
+	di->priv = p;
+	di->path = path;
+	di->dwarf_path = path;
+	p->log = log;
+	p->main.fd = p->dbg.fd = -1;
+	err = map_elf(path, &p->main, log);
+	if (err)
+		goto fail;
+	di->elf = p->main.elf;
+	if (debug_file) {
+		err = map_elf(debug_file, &p->dbg, log);
+		if (!err)
+			err = same_build_id(di->elf, path, p->dbg.elf, debug_file, log);
+		if (!err)
+			err = open_inside(di, &p->dbg, debug_file, log);
+		if (err)
+			goto fail;
+		di->dwarf_path = debug_file;
+		di->src = BTFI_DI_DEBUG_FILE;
+	} else if (has_dwarf(di->elf)) {
+		err = open_inside(di, &p->main, path, log);
+		if (err)
+			goto fail;
+	} else {
+		err = open_detached(di, p, roots, optional);
+		if (err)
+			goto fail;
+	}
+	*out = di;
+	return 0;
+fail:
+	btfi_debuginfo_close(di);
+	return err;
+}
+
+void btfi_debuginfo_close(struct btfi_debuginfo *di)
+{
+	struct di_priv *p;
+
+	if (!di)
+		return;
+	p = di->priv;
+	if (p && p->dwfl)
+		dwfl_end(p->dwfl);	/* owns di->dw when detached */
+	else if (di->dw)
+		dwarf_end(di->dw);
+	if (p) {
+		unmap(&p->dbg);
+		unmap(&p->main);
+		free(p->search_path);
+		free(p->found);
+	}
+	free(p);
+	free(di);
+}
+
+int btfi_debuginfo_find(const char *path, const struct btfi_debuginfo_opts *opts,
+			char **debug_path)
+{
+	struct btfi_debuginfo_opts o = { .sz = sizeof(o), .optional = true };
+	struct btfi_debuginfo *di;
+	int err;
+
+	*debug_path = NULL;
+	if (OPTS_HAS(opts, log))
+		o.log = opts->log;
+	o.debug_file = OPTS_GET(opts, debug_file, NULL);
+	o.debug_dirs = OPTS_GET(opts, debug_dirs, NULL);
+	err = btfi_debuginfo_open(path, &o, &di);
+	if (err)
+		return err == -ENOENT ? 0 : err;
+	if (di->src != BTFI_DI_IN_FILE && !(*debug_path = strdup(di->dwarf_path)))
+		err = -ENOMEM;
+	btfi_debuginfo_close(di);
+	return err;
+}

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Finding and opening the DWARF of an ELF file: in the file itself
+ * (compressed or not), in a detached debug file (--debug-file, build-id,
+ * .gnu_debuglink), split units in .dwo files through libdw. The order is
+ * documented in docs/DESIGN.md ("Where debug info is looked for").
+ */
+#ifndef BTFI_DEBUGINFO_H
+#define BTFI_DEBUGINFO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <libelf.h>
+#include <elfutils/libdw.h>
+#include "btfinline.h"
+
+struct btfi_debuginfo_opts {
+	size_t sz;
+	struct btfi_log log;
+	const char *debug_file;	/* use this file's DWARF; build-ids must match */
+	const char *debug_dirs;	/* colon-separated roots searched instead of
+				 * /usr/lib/debug (build-id and debuglink) */
+	bool optional;		/* no DWARF anywhere: -ENOENT, nothing logged */
+};
+
+enum btfi_debuginfo_src {
+	BTFI_DI_IN_FILE = 0,	/* the ELF's own sections */
+	BTFI_DI_DEBUG_FILE,	/* opts.debug_file */
+	BTFI_DI_BUILD_ID,	/* <dir>/.build-id/xx/rest.debug */
+	BTFI_DI_DEBUGLINK,	/* .gnu_debuglink name (CRC or build-id checked) */
+};
+
+struct btfi_debuginfo {
+	const char *path;	/* the ELF asked about: what runs */
+	Elf *elf;		/* its sections, symbols and .eh_frame */
+	const char *dwarf_path;	/* the file the DWARF came from (== path if in the file) */
+	Elf *dwarf_elf;		/* == elf when in the file */
+	Dwarf *dw;
+	int src;		/* enum btfi_debuginfo_src */
+	/* .debug_info's bytes in our own mapping of dwarf_path, when stored
+	 * uncompressed there (else map is NULL): the scan drops pages of CUs
+	 * it has walked. */
+	void *map;
+	size_t map_size;
+	uint64_t info_off, info_size;
+	void *priv;
+};
+
+/*
+ * Open path and the DWARF that describes it. Logs "FILE: problem" once:
+ * not an ELF, no DWARF anywhere (unless opts.optional), a debug file whose
+ * build-id does not match, a compression libelf cannot undo.
+ */
+int btfi_debuginfo_open(const char *path, const struct btfi_debuginfo_opts *opts,
+			struct btfi_debuginfo **out);
+void btfi_debuginfo_close(struct btfi_debuginfo *di);
+
+/* "in the file", "--debug-file", "build-id", ".gnu_debuglink" */
+const char *btfi_debuginfo_src_str(int src);
+
+/*
+ * Only the detached debug file of path, if the file has no DWARF of its own
+ * (for its symbol table): 0 and *debug_path (malloc'd, NULL if none).
+ */
+int btfi_debuginfo_find(const char *path, const struct btfi_debuginfo_opts *opts,
+			char **debug_path);
+
+#endif
