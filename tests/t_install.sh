@@ -230,8 +230,8 @@ t0=$SECONDS
 mkdir -p "$tmp/deb"
 make -C "$TOP" deb DEBDIR="$tmp/deb" >"$tmp/deb/build.log" 2>&1 || { tail -30 "$tmp/deb/build.log"; fail "make deb (dpkg-buildpackage)"; }
 echo "ok: dpkg-buildpackage -us -uc -b in $((SECONDS - t0)) s: $(cd "$tmp/deb" && ls *.deb | tr '\n' ' ')"
-lintian -EIL +pedantic "$tmp/deb/btfinline_${V}_amd64.changes" >"$tmp/deb/lintian.log" 2>&1
-grep "^E:" "$tmp/deb/lintian.log" && { dpkg-deb -I "$tmp/deb/libbtfinline0_${V}_amd64.deb" triggers; fail "lintian errors (above)"; }
+PATH=/usr/sbin:/usr/bin:/sbin:/bin lintian -EIL +pedantic "$tmp/deb/btfinline_${V}_amd64.changes" >"$tmp/deb/lintian.log" 2>&1
+grep "^E:" "$tmp/deb/lintian.log" && { dpkg-deb -I "$tmp/deb/libbtfinline0_${V}_amd64.deb" triggers; cat "$tmp/deb/build.log"; fail "lintian errors (above)"; }
 echo "ok: lintian: 0 errors, $(grep -c '^W:' "$tmp/deb/lintian.log") warnings, $(grep -c '^[IP]:' "$tmp/deb/lintian.log") info/pedantic"
 cat "$tmp/deb/lintian.log"
 
