@@ -244,8 +244,6 @@ uninstall:
 
 # Debian packages (debian/): built in a copy of the tree under DEBDIR, the
 # .debs left there. tests/t_install.sh builds, installs and removes them.
-# With the system's PATH only, as on a buildd: on this machine a pyenv
-# shim's stderr once ended up in a package's DEBIAN/triggers.
 DEBDIR ?= $(BUILD)/deb
 DEB_EXCLUDE := --exclude='./build*' --exclude=./.git --exclude=./debian/.debhelper \
 	--exclude=./debian/tmp --exclude=./debian/files --exclude='./debian/*.substvars' \
@@ -254,8 +252,7 @@ DEB_EXCLUDE := --exclude='./build*' --exclude=./.git --exclude=./debian/.debhelp
 deb:
 	rm -rf $(DEBDIR) && mkdir -p $(DEBDIR)/btfinline-$(VERSION)
 	tar $(DEB_EXCLUDE) -cf - . | tar -xf - -C $(DEBDIR)/btfinline-$(VERSION)
-	cd $(DEBDIR)/btfinline-$(VERSION) && env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS \
-		PATH=/usr/sbin:/usr/bin:/sbin:/bin dpkg-buildpackage -us -uc -b
+	cd $(DEBDIR)/btfinline-$(VERSION) && env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS dpkg-buildpackage -us -uc -b
 	@ls $(DEBDIR)/*.deb
 
 clean:

@@ -75,10 +75,19 @@ check_completion() {	# COMPFILE BTFINLINE
 	[ "$got" = "dump encode help stats trace " ] || fail "completion of commands: '$got'"
 	got=$(complete_line "$1" "$2 trace --b")
 	[ "$got" = "--base --best-effort --binary " ] || fail "completion of 'trace --b': '$got'"
+	got=$(complete_line "$1" "$2 trace -p 1 -o out -x $enc sc")
+	[ "$got" = "scale " ] || fail "completion of 'trace -p 1 -o out -x FIXTURE sc': '$got'"
+	# every long option of every command's help text, and only those
+	for c in stats encode dump trace; do
+		want=$("$2" help $c | grep -E '^  -' | grep -oE -- '--[a-z][a-z-]*' | sort -u | tr '\n' ' ')
+		got=$(complete_line "$1" "$2 $c --" | tr ' ' '\n' | sed 's/=$//' | grep -v '^--$' | sort -u | tr '\n' ' ')
+		[ "$got" = "$want" ] || fail "completion of '$c --': '$got', help lists '$want'"
+	done
 	echo "ok: completion ($1): functions of the fixture: $dwarf_inlined"
 }
 
-check_man() {	# MANDIR: every page renders cleanly; man finds btfinline-trace there
+check_man() {	# MANDIR BTFINLINE: every page renders cleanly, names every option of
+		# the command's help; man finds btfinline-trace there
 	local m n=0 err
 	for m in btfinline btfinline-stats btfinline-encode btfinline-dump btfinline-trace; do
 		f=$(MANPATH=$1 man -w "$m") || fail "man -w $m (MANPATH $1)"
@@ -87,6 +96,12 @@ check_man() {	# MANDIR: every page renders cleanly; man finds btfinline-trace th
 		[ -z "$err" ] || fail "man -l $f: $err"
 		MANWIDTH=80 man -E UTF-8 -l "$f" 2>/dev/null | grep -q "^NAME" || fail "$f: no NAME section"
 		n=$((n + 1))
+	done
+	for m in stats encode dump trace; do
+		for o in $("$2" help $m | grep -oE -- '--[a-z][a-z-]*' | sort -u); do
+			MANWIDTH=200 man -E UTF-8 -l "$(MANPATH=$1 man -w btfinline-$m)" 2>/dev/null | grep -q -- "$o" ||
+				fail "btfinline-$m(8) does not mention $o (btfinline help $m does)"
+		done
 	done
 	MANPATH=$1 MANWIDTH=80 man btfinline-trace 2>/dev/null | grep -qE "btfinline-trace +- +trace every inline site" ||
 		fail "man btfinline-trace (MANPATH $1) does not show the page"
@@ -197,7 +212,7 @@ libs=$("${pc[@]}" pkg-config --libs btfinline)
 case " $libs " in *" -L$P/lib -lbtfinline "*" -lbpf "*) ;; *) fail "pkg-config --libs: $libs" ;; esac
 echo "ok: pkg-config: $libs"
 
-check_man "$P/share/man"
+check_man "$P/share/man" "$P/bin/btfinline"
 check_completion "$P/share/bash-completion/completions/btfinline" "$P/bin/btfinline"
 
 if [ "$(id -u)" = 0 ] && [ -d /sys/bus/event_source/devices/uprobe ]; then
@@ -227,13 +242,12 @@ for p in btfinline libbtfinline0 libbtfinline-dev; do
 	fi
 done
 t0=$SECONDS
-mkdir -p "$tmp/deb"
-make -C "$TOP" deb DEBDIR="$tmp/deb" >"$tmp/deb/build.log" 2>&1 || { tail -30 "$tmp/deb/build.log"; fail "make deb (dpkg-buildpackage)"; }
+make -C "$TOP" deb DEBDIR="$tmp/deb" >"$tmp/deb-build.log" 2>&1 || { tail -30 "$tmp/deb-build.log"; fail "make deb (dpkg-buildpackage)"; }
 echo "ok: dpkg-buildpackage -us -uc -b in $((SECONDS - t0)) s: $(cd "$tmp/deb" && ls *.deb | tr '\n' ' ')"
-PATH=/usr/sbin:/usr/bin:/sbin:/bin lintian -EIL +pedantic "$tmp/deb/btfinline_${V}_amd64.changes" >"$tmp/deb/lintian.log" 2>&1
-grep "^E:" "$tmp/deb/lintian.log" && { dpkg-deb -I "$tmp/deb/libbtfinline0_${V}_amd64.deb" triggers; cat "$tmp/deb/build.log"; fail "lintian errors (above)"; }
-echo "ok: lintian: 0 errors, $(grep -c '^W:' "$tmp/deb/lintian.log") warnings, $(grep -c '^[IP]:' "$tmp/deb/lintian.log") info/pedantic"
-cat "$tmp/deb/lintian.log"
+lintian -EIL +pedantic "$tmp/deb/btfinline_${V}_amd64.changes" >"$tmp/lintian.log" 2>&1
+grep "^E:" "$tmp/lintian.log" && { dpkg-deb -I "$tmp/deb/libbtfinline0_${V}_amd64.deb" triggers; fail "lintian errors (above)"; }
+echo "ok: lintian: 0 errors, $(grep -c '^W:' "$tmp/lintian.log") warnings, $(grep -c '^[IP]:' "$tmp/lintian.log") info/pedantic"
+cat "$tmp/lintian.log"
 
 contents() { dpkg-deb -c "$tmp/deb/$1_${V}_amd64.deb" | awk '$1 !~ /^d/ { print $6 }' | sed 's|^\./||' | grep -v '^usr/share/doc/' | sort | tr '\n' ' '; }
 [ "$(contents btfinline)" = "usr/bin/btfinline usr/share/bash-completion/completions/btfinline usr/share/man/man8/btfinline-dump.8.gz usr/share/man/man8/btfinline-encode.8.gz usr/share/man/man8/btfinline-stats.8.gz usr/share/man/man8/btfinline-trace.8.gz usr/share/man/man8/btfinline.8.gz " ] ||
@@ -250,7 +264,7 @@ apt-get install -y -q -o DPkg::Lock::Timeout=120 "$tmp/deb/btfinline_${V}_amd64.
 	"$tmp/deb/libbtfinline0_${V}_amd64.deb" "$tmp/deb/libbtfinline-dev_${V}_amd64.deb" >"$tmp/deb/apt.log" 2>&1 ||
 	{ cat "$tmp/deb/apt.log"; fail "apt-get install the packages"; }
 [ "$(/usr/bin/btfinline dump "$enc" scale)" = "$(cat "$tmp/dump.build")" ] || fail "packaged btfinline dump"
-check_man /usr/share/man
+check_man /usr/share/man /usr/bin/btfinline
 check_completion /usr/share/bash-completion/completions/btfinline /usr/bin/btfinline
 # pkg-config of the system only (not a /usr/local install of this machine).
 build_example "$tmp/ex-deb" PKG_CONFIG_LIBDIR=/usr/lib/$ma/pkgconfig:/usr/share/pkgconfig
