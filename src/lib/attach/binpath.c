@@ -198,7 +198,7 @@ int btfi_resolve_binary(const char *name, int pid, char *out, size_t len, const 
 		if (c.n)
 			err = cands_pick(&c, name, where, out, len, log);
 		else
-			btfi_err(log, "%s: no such file, and pid %d maps no file of that name", name, pid);
+			btfi_err(log, "%s: %s (and pid %d maps no file of that name)", name, strerror(ENOENT), pid);
 		cands_free(&c);
 		return err;
 	}
@@ -211,8 +211,8 @@ int btfi_resolve_binary(const char *name, int pid, char *out, size_t len, const 
 	if (c.n)
 		err = cands_pick(&c, name, *how, out, len, log);
 	else
-		btfi_err(log, "%s: no such file, and no library or program of that name in the ld.so cache or PATH",
-			 name);
+		btfi_err(log, "%s: %s (and no library or program of that name in the ld.so cache or PATH)",
+			 name, strerror(ENOENT));
 	cands_free(&c);
 	return err;
 }
