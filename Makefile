@@ -43,7 +43,7 @@ BPF_SRCS := $(wildcard src/bpf/*.bpf.c)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 # What the reader fuzzer (tests/fuzz/run.sh) links: the reader, and the
 # writer its seed blobs come from.
-READER_SRCS := $(wildcard src/lib/format/*.c) src/lib/elf_file.c src/lib/elf_syms.c src/lib/log.c src/lib/names.c
+READER_SRCS := $(wildcard src/lib/format/*.c) src/lib/atomic_file.c src/lib/elf_file.c src/lib/elf_syms.c src/lib/log.c src/lib/names.c
 
 LIB_OBJS := $(patsubst src/lib/%.c,$(BUILD)/lib/%.o,$(LIB_SRCS))
 CLI_OBJS := $(patsubst src/cli/%.c,$(BUILD)/cli/%.o,$(CLI_SRCS))
