@@ -2,7 +2,8 @@
 /*
  * `btfinline trace -x BIN [-p PID] FUNC... [-- CMD ARGS]`: uprobes at every
  * inline site and the out-of-line entry of each FUNC, one line per hit with
- * the arguments typed from BTF. Inline info comes from .BTF.inline only.
+ * the arguments typed from BTF. Inline info: source/source.h (BIN's
+ * .BTF.inline, --inline-btf, else built from BIN's DWARF through the cache).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -689,7 +690,9 @@ const struct cli_cmd cli_trace = {
 "                       found among the files PID maps, in the ld.so cache or PATH\n"
 "  -p, --pid PID        only this process (default: CMD if given, else all);\n"
 "                       -p is a PID as in perf, strace and bpftrace\n"
-"  --inline-btf FILE    inline info from FILE (default: BIN's .BTF.inline)\n"
+"  --inline-btf FILE    inline info from FILE (default: BIN's .BTF.inline, else\n"
+"                       built from BIN's DWARF and cached in\n"
+"                       ${XDG_CACHE_HOME:-~/.cache}/btfinline/encoded)\n"
 "  -k, --kernel         kernel functions, kprobes (inline info: --inline-btf, or\n"
 "                       /sys/kernel/btf/vmlinux.inline)\n"
 "  --base BTF           -k: the base BLOB was encoded against; must equal the running kernel's\n"
@@ -701,9 +704,11 @@ const struct cli_cmd cli_trace = {
 "  --no-entry           skip the out-of-line entry\n"
 "  -d, --duration SEC   stop after SEC seconds\n"
 "  -o, --output FILE    output to FILE\n"
-"  -v, --verbose        say where the DWARF for call-site file:line came from\n"
-"  --debug-file FILE    that DWARF from FILE (build-id checked; default: in BIN, or\n"
-"                       found by build-id or .gnu_debuglink)\n"
+"  -v, --verbose        say where BIN, its inline info and its DWARF came from,\n"
+"                       and how long it took to attach\n"
+"  --debug-file FILE    BIN's DWARF from FILE (build-id checked; default: in BIN,\n"
+"                       found by build-id or .gnu_debuglink, or from debuginfod\n"
+"                       when DEBUGINFOD_URLS is set)\n"
 "  --debug-dir DIR      debug files under DIR (DIR:DIR2...) instead of /usr/lib/debug\n"
 "  -h, --help           this text\n",
 };
