@@ -14,7 +14,8 @@
 #    and -v says why; a binary without build-id is keyed by path + size +
 #    mtime (a touched binary gets a new entry); a cache that cannot be
 #    written still traces (-v: not cached), leaving no temp file;
-#  - without pahole in PATH: prototypes from the DWARF only, not cached.
+#  - without pahole in PATH, or on split DWARF (pahole 1.24 cannot read
+#    it): prototypes from the DWARF only, not cached.
 # Normal and, if built, ASan+UBSan CLI.
 set -u
 . "$TOP/tests/lib_trace.sh"
@@ -50,10 +51,10 @@ trace() {
 	return $rc
 }
 # The program's "arg F a=1 b=2" lines, in order, equal the traced
-# "F LABEL (WHERE) a=1 b=2" lines, per function.
+# "F LABEL (WHERE) a=1 b=2" lines, per function of F.
 values_ok() {
 	local f
-	for f in scale mix obj_id with_flags widen; do
+	for f in "${F[@]%% *}"; do
 		diff <(grep "^arg $f " "$1.prog" | cut -d' ' -f3-) \
 		     <(grep "^$f " "$1" | sed 's/^[^ ]* [^ ]* ([^)]*) //') >/dev/null ||
 			{ bad "$2: $f: traced values differ from the program's:"; grep -E "^(arg )?$f " "$1.prog" "$1"; }
@@ -141,6 +142,19 @@ for BT in "$BTFINLINE" "$TOP/build-asan/btfinline"; do
 	grep -v '^obj_id' one | cmp -s - np || bad "$which: no pahole: events differ"
 	echo "ok   $which: without pahole: traced from the DWARF's prototypes, not cached"
 done
+
+# Split DWARF (pahole 1.24 cannot read skeleton units): prototypes from
+# the DWARF, the .dwo found next to the binary.
+D=$FIXTURES/debuginfo
+"$TOP/tests/fixtures/build-debuginfo.sh" "$D" >/dev/null || bad "building the debug info variants"
+BT=$BTFINLINE
+F=(scale mix with_flags 'widen x y')
+trace "$D/shapes-gcc-split/shapes-gcc-split" split -v || bad "split DWARF: $(cat split.err)"
+grep -q "base BTF: none (pahole wrote no readable BTF" split.err || bad "split DWARF: -v: $(cat split.err)"
+values_ok split "split DWARF"
+grep -q '^scale main+0x98 (shapes.c:105) ' split || bad "split DWARF: labels, file:line: $(head -1 split)"
+F=(scale mix 'obj_id o->id' with_flags 'widen x y')
+echo "ok   split DWARF: $(wc -l <split) events = the program's values"
 
 # The 3-step path gives the same events: pahole -J on a copy of the debug
 # file, encode with it, trace the encoded copy (its debug file found by

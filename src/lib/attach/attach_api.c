@@ -76,7 +76,7 @@ struct utarget {
 
 static int u_open(struct target *t, const struct btfi_log *log, struct btfinline **bi)
 {
-	BTFI_OPTS(btfi_source_opts, so, .log = *log);
+	BTFI_OPTS(btfi_source_opts, so, .log = *log, .build = true);
 
 	return btfi_source_open(BTFI_TARGET_USER, t->what, &so, bi, NULL);
 }

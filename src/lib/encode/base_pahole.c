@@ -83,8 +83,10 @@ int btfi_base_from_pahole(const char *dwarf_path, const struct btfi_log *log, st
 	}
 	*out = btf__parse_raw(tmp);
 	if (!*out) {
-		err = -errno;
-		btfi_err(log, "%s: base BTF: pahole wrote no readable BTF: %s", dwarf_path, strerror(-err));
+		/* pahole 1.24 on split DWARF: exit 0, an empty file */
+		btfi_err(log, "%s: base BTF: pahole wrote no readable BTF (%s; split DWARF?)", dwarf_path,
+			 strerror(errno));
+		err = -ENODATA;
 		goto out;
 	}
 	if (btf__type_cnt(*out) <= 1) {
