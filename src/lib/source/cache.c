@@ -147,11 +147,22 @@ static int check_key(const char *path, const struct btfi_cache_key *k, const str
 			continue;
 		found = true;
 		d = elf_getdata(scn, NULL);
-		if (d && d->d_size == strlen(want) && !memcmp(d->d_buf, want, d->d_size))
+		if (d && d->d_size == strlen(want) && !memcmp(d->d_buf, want, d->d_size)) {
 			err = 0;
-		else
-			btfi_err(log, "%s: made for another file or btfinline version (%.*s)", path,
-				 d ? (int)strcspn(d->d_buf, "\n") : 0, d ? (const char *)d->d_buf : "");
+		} else {
+			/* the line that differs: the format/version, else the key */
+			const char *b = d ? d->d_buf : "", *nl = memchr(b, '\n', d ? d->d_size : 0);
+			size_t l1 = strcspn(want, "\n") + 1, rest;
+			bool same_ver = nl && (size_t)(nl - b) + 1 == l1 && !memcmp(b, want, l1);
+
+			if (same_ver)
+				b = nl + 1;
+			rest = d ? d->d_size - (size_t)(b - (const char *)d->d_buf) : 0;
+			nl = memchr(b, '\n', rest);
+			btfi_err(log, "%s: made for %s (%.*s)", path,
+				 same_ver ? "another file" : "another btfinline version or cache format",
+				 (int)(nl ? (size_t)(nl - b) : rest < 80 ? rest : 80), b);
+		}
 	}
 	if (!found)
 		btfi_err(log, "%s: no %s section", path, KEY_SEC);
