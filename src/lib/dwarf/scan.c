@@ -929,34 +929,34 @@ static int borrow_at(struct borrow *bc, uint64_t addr, struct btfi_loc *t)
 	return param_loc(bc->s, bc->p, &bc->nv, bc->pdie, bc->prm, addr, t);
 }
 
+/* What the steps st[0..n] may change, instruction by instruction. */
+static uint32_t writes_upto(struct borrow *bc, const struct scan_cfg_step *st, uint32_t n)
+{
+	uint32_t w = 0;
+
+	for (uint32_t j = 0; j <= n; j++)
+		w |= scan_cfg_writes(bc->p->cfg, st[j].addr);
+	return w;
+}
+
 /* Looking back from the instruction at `from` (itself included if incl):
- * the nearest location nothing between changes, *w what runs from there
- * on; the path in st[0..*n). */
+ * the nearest location nothing between changes; the path, nearest first,
+ * in st[0..*n). */
 static int borrow_back(struct borrow *bc, uint64_t from, bool incl, struct btfi_loc *t,
-		       uint32_t *w, struct scan_cfg_step *st, uint32_t *n, uint32_t max)
+		       struct scan_cfg_step *st, uint32_t *n, uint32_t max)
 {
 	uint32_t j = 0;
 	int err;
 
-	*w = 0;
 	if (incl) {
-		if (!scan_cfg_path(bc->p->cfg, from, true, 1, st))
-			return 0;
-		*w = st[0].writes;
-		if ((err = borrow_at(bc, from, t)))
-			return err;
-		if (t->kind != BTFI_LOC_NONE && loc_unchanged(t, *w, true)) {
-			*n = 1;
-			return 0;
-		}
+		st[0] = (struct scan_cfg_step){ from, UINT32_MAX };
 		j = 1;
 	}
 	*n = j + scan_cfg_path(bc->p->cfg, from, false, max - j, st + j);
-	for (; j < *n; j++) {
-		*w |= st[j].writes;
+	for (j = 0; j < *n; j++) {
 		if ((err = borrow_at(bc, st[j].addr, t)))
 			return err;
-		if (t->kind != BTFI_LOC_NONE && loc_unchanged(t, *w, true)) {
+		if (t->kind != BTFI_LOC_NONE && loc_unchanged(t, writes_upto(bc, st, j), true)) {
 			*n = j + 1;
 			return 0;
 		}
@@ -974,7 +974,7 @@ static bool reg_set_to(struct borrow *bc, const struct scan_cfg_step *st, uint32
 	bool pcrel;
 
 	for (uint32_t j = 0; j < n; j++) {
-		if (!(st[j].writes >> reg & 1))
+		if (!(scan_cfg_writes(bc->p->cfg, st[j].addr) >> reg & 1))
 			continue;
 		if (!scan_cfg_const(bc->p->cfg, st[j].addr, reg, &val, &pcrel) ||
 		    pcrel != (want->kind == BTFI_LOC_KADDR))
@@ -1001,14 +1001,14 @@ static int borrow_join(struct borrow *bc, uint64_t addr, struct btfi_loc *loc)
 	struct scan_cfg_step st[PREDS][STEPS];
 	struct btfi_loc got[PREDS], *reg = NULL;
 	uint64_t from[PREDS];
-	uint32_t np, n[PREDS], w, k;
+	uint32_t np, n[PREDS], k;
 	int err;
 
 	np = scan_cfg_preds(bc->p->cfg, addr, from, PREDS);
 	if (np < 2)
 		return 0;
 	for (k = 0; k < np; k++) {
-		if ((err = borrow_back(bc, from[k], true, &got[k], &w, st[k], &n[k], STEPS)))
+		if ((err = borrow_back(bc, from[k], true, &got[k], st[k], &n[k], STEPS)))
 			return err;
 		if (got[k].kind == BTFI_LOC_NONE)
 			return 0;
@@ -1026,8 +1026,8 @@ static int borrow_join(struct borrow *bc, uint64_t addr, struct btfi_loc *loc)
 		if (got[k].kind == BTFI_LOC_KREG)
 			continue;
 		/* the whole way back from the join, not only to the constant */
-		n[k] = scan_cfg_path(bc->p->cfg, from[k], true, 1, st[k]);
-		n[k] += scan_cfg_path(bc->p->cfg, from[k], false, STEPS - n[k], st[k] + n[k]);
+		st[k][0] = (struct scan_cfg_step){ from[k], UINT32_MAX };
+		n[k] = 1 + scan_cfg_path(bc->p->cfg, from[k], false, STEPS - 1, st[k] + 1);
 		if (!reg_set_to(bc, st[k], n[k], reg->reg, &got[k]))
 			return 0;
 	}
@@ -1077,13 +1077,15 @@ static int borrow_loc(struct btfi_scan *s, struct scan_priv *p, const struct wal
 		if (t.kind == BTFI_LOC_NONE)
 			continue;
 		for (w = 0, k = st[j].from; k != UINT32_MAX; k = st[k].from)
-			w |= st[k].writes;
+			w |= scan_cfg_writes(p->cfg, st[k].addr);
 		if (loc_unchanged(&t, w, false))
 			goto found;
 		/* the register's last setter on the way */
 		if (t.kind != BTFI_LOC_KREG || t.reg > 15 || !(w >> t.reg & 1))
 			continue;
-		for (k = st[j].from; k != UINT32_MAX && !(st[k].writes >> t.reg & 1); k = st[k].from)
+		for (k = st[j].from;
+		     k != UINT32_MAX && !(scan_cfg_writes(p->cfg, st[k].addr) >> t.reg & 1);
+		     k = st[k].from)
 			;
 		if (k == UINT32_MAX || !scan_cfg_const(p->cfg, st[k].addr, t.reg, &val, &pcrel))
 			continue;
@@ -1097,7 +1099,7 @@ static int borrow_loc(struct btfi_scan *s, struct scan_priv *p, const struct wal
 		goto found;
 	}
 	/* back, on the one way here */
-	if ((err = borrow_back(&bc, addr, false, &t, &w, st, &n, STEPS)))
+	if ((err = borrow_back(&bc, addr, false, &t, st, &n, STEPS)))
 		return err;
 	if (t.kind != BTFI_LOC_NONE)
 		goto found;

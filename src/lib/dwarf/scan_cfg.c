@@ -711,15 +711,14 @@ uint32_t scan_cfg_path(struct scan_cfg *c, uint64_t addr, bool forward, uint32_t
 			}
 			if (c->insns[i].addr == addr)
 				break;		/* around a loop */
-			st[n] = (struct scan_cfg_step){ c->insns[i].addr, insn_writes(c, i),
-							n ? n - 1 : UINT32_MAX };
+			st[n] = (struct scan_cfg_step){ c->insns[i].addr, n ? n - 1 : UINT32_MAX };
 			n++;
 		}
 		return n;
 	}
 	/* forward: breadth first, both ways at a branch, no back edge */
 	mark = ++c->stamp;
-	st[n++] = (struct scan_cfg_step){ addr, insn_writes(c, i), UINT32_MAX };
+	st[n++] = (struct scan_cfg_step){ addr, UINT32_MAX };
 	c->blocks[c->insns[i].blk].seen = mark;
 	for (uint32_t q = 0; q < n && n < max; q++) {
 		uint32_t x = find_insn(c, st[q].addr), nx[2], nn = 0;
@@ -739,10 +738,16 @@ uint32_t scan_cfg_path(struct scan_cfg *c, uint64_t addr, bool forward, uint32_t
 			}
 		}
 		for (uint32_t k = 0; k < nn && n < max; k++)
-			st[n++] = (struct scan_cfg_step){ c->insns[nx[k]].addr,
-							  insn_writes(c, nx[k]), q };
+			st[n++] = (struct scan_cfg_step){ c->insns[nx[k]].addr, q };
 	}
 	return n;
+}
+
+uint32_t scan_cfg_writes(struct scan_cfg *c, uint64_t addr)
+{
+	uint32_t i = c->state > 0 ? find_insn(c, addr) : NONE;
+
+	return i == NONE ? 0xffff | BTFI_INSN_W_MEM : insn_writes(c, i);
 }
 
 uint32_t scan_cfg_preds(struct scan_cfg *c, uint64_t addr, uint64_t *from, uint32_t max)

@@ -48,11 +48,13 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
  * (UINT32_MAX for the first). Returns how many. */
 struct scan_cfg_step {
 	uint64_t addr;
-	uint32_t writes;	/* what this instruction may change (btfi_insn_writes()) */
 	uint32_t from;
 };
 uint32_t scan_cfg_path(struct scan_cfg *c, uint64_t addr, bool forward, uint32_t max,
 		       struct scan_cfg_step *st);
+/* What the instruction at addr may change (btfi_insn_writes()), decoded
+ * once. */
+uint32_t scan_cfg_writes(struct scan_cfg *c, uint64_t addr);
 /* If addr starts a block that only known jumps enter: the last instruction
  * of each block that leads to it, at most max (else 0). */
 uint32_t scan_cfg_preds(struct scan_cfg *c, uint64_t addr, uint64_t *from, uint32_t max);
