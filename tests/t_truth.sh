@@ -1,6 +1,6 @@
 #!/bin/bash
 # Truth harness, bounded (issue 13, section 1; `make truth` is the full run):
-# the fixtures and at most $TRUTH_CAP (default 12) SQLite functions per
+# the fixtures and at most $TRUTH_CAP (default 40) SQLite functions per
 # compiler, gcc and clang at -O2, against a gcc -O0 build seen by bpftrace.
 # Fails when any value differs from the truth, and (until the lead decides
 # on an expected-failure list) when any (function, call line) whose call

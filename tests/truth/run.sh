@@ -3,7 +3,7 @@
 # works): the fixtures and SQLite, gcc and clang at -O2, each against the
 # same compiler at -O0.
 #   tests/truth/run.sh           every reached inlined function (`make truth`)
-#   tests/truth/run.sh --quick   fixtures + at most $TRUTH_CAP (default 12)
+#   tests/truth/run.sh --quick   fixtures + at most $TRUTH_CAP (default 40)
 #                                SQLite functions per compiler (t_truth.sh)
 # Environment: BUILD (default build), BTFI_CACHE (cache root, as
 # tests/data/fetch-kernel.sh), TRUTH_OUT (directory for the JSON results).
@@ -15,7 +15,7 @@ BTFINLINE=${BTFINLINE:-$PWD/$BUILD/btfinline}
 PROTOS=$PWD/$BUILD/tests/truth_protos
 CACHE=${BTFI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/btfinline}/truth
 quick=0; [ "$1" = --quick ] && quick=1
-cap=0; [ $quick = 1 ] && cap=${TRUTH_CAP:-12}
+cap=0; [ $quick = 1 ] && cap=${TRUTH_CAP:-40}
 out=${TRUTH_OUT:-$BUILD/truth}
 mkdir -p "$out" "$CACHE"
 for t in bpftrace llvm-symbolizer setarch nm; do

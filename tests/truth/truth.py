@@ -2,36 +2,41 @@
 """Truth harness (issue 13, section 1): every call of a function, inlined or
 not, must give exactly one `btfinline trace` event, with the right values.
 
-For one program built at -O0 -g (the truth: every call a real call) and at
--O2 -g by one or more compilers (each with a base .BTF), running the same
-deterministic workload:
+Per compiler, one program built at -O0 -g (the truth: nothing is inlined,
+every call is a real call) and at -O2 -g (with a base .BTF), running the
+same deterministic workload. The truth is the same compiler at -O0: gcc
+and clang evaluate call arguments in different orders, so the order of
+calls and the heap addresses differ between them.
 
- 1. functions: every selectively or fully inlined function (`stats --sites`
-    of the -O2 binary) that the -O0 binary has as a function, whose inline
-    sites' call lines the workload reaches; a stable sample (sha1 of the
-    name) of at most --cap of them per compiler.
+ 1. functions: every selectively or fully inlined function with code
+    (`stats --sites` of the -O2 binary) that the -O0 binary has as a
+    function, whose inline sites' call lines the workload reaches; in a
+    stable order (sha1 of the name), at most --cap.
  2. truth: bpftrace uprobes at those functions' entries in the -O0 binary:
-    per call the caller's return address (-> file:line of the call, by
-    llvm-symbolizer) and the integer arguments from the SysV calling
-    convention (types from the -O0 DWARF by truth_protos, libdw). Which
-    functions are reached is first counted in-kernel (lossless) for every
-    candidate; that count also checks the per-call run lost nothing.
- 3. out-of-line calls at -O2: bpftrace at each function's symbol and its
-    .constprop/.isra clones in the -O2 binary gives the call line of every
-    out-of-line call, in order (trace's entry events carry no call site:
-    the k-th entry event is the oracle's k-th hit of the symbol).
- 4. events: `btfinline trace -x ENCODED --best-effort -j F... -- PROGRAM`;
-    an inline-site event's call line is its site's DW_AT_call_file/line
-    (`stats --sites`), checked against trace's own "where".
- 5. per (function, call line): calls vs events, and per argument
-    equal / differ / unknown (the site's stats class) / skipped.
+    per call the return address (-> file:line of the call, llvm-symbolizer)
+    and the integer and pointer arguments from the SysV calling convention
+    (types from the -O0 DWARF, read by truth_protos with libdw). Calls are
+    first counted in-kernel for every candidate (which functions are
+    reached); the per-call run must print exactly those counts.
+ 3. out-of-line calls at -O2: perf probe at each function's symbol and its
+    .isra/.constprop clones, with the return address, and at every direct
+    jump to them (tail calls): the call line of every out-of-line call, in
+    order. trace's entry events carry no call site: the k-th entry event is
+    perf's k-th hit of the symbol.
+ 4. events: `btfinline trace -x ENCODED --best-effort -j F... -- PROGRAM`; an
+    inline-site event's call line is its site's DW_AT_call_file/line
+    (`stats --sites`, matched by address), compared with trace's "where".
+ 5. per (function, call line): calls vs events, where the -O2 binary has
+    the call (inline instance with code, without code, out-of-line copy,
+    clone, nothing), and per argument value equal / differ / unknown (the
+    site's stats class) / skipped (floats, structs, pointers to the stack
+    or to libraries; NULL, symbol+offset and heap offsets are compared).
 
-Every bpftrace run is pid-filtered, under `setarch -R` (fixed layout, so
-pointers into the image and the heap can be compared as symbol+offset and
-heap offset), with in-kernel counts checked against the per-call output.
-Results of bpftrace runs are cached (keyed by binary hash, arguments and
-function set). Exit 0 when every pair has events = calls and no value
-differs, 1 otherwise, 2 on a harness error.
+Programs run under `setarch -R` (fixed layout) and write their
+/proc/self/maps where $TRUTH_MAPS says (the SQLite driver does), so pointers
+can be compared. Oracle results are cached (keyed by binary hash, arguments
+and function set). Exit 0 when every pair where -O2 has the call has events
+= calls and no value differs, 1 otherwise, 2 on a harness error.
 """
 import argparse
 import bisect
@@ -245,13 +250,14 @@ def read_stats(btfinline, binary):
         m = SITE_RE.match(l)
         if m:
             func, addr, label, where, depth, shndx, args = m.groups()
-            am = {}
+            am, locs = {}, {}
             for a in ARG_SPLIT.split(args) if args else []:
                 n, _, loc = a.partition("=")
                 cm = re.match(r"^\?\((\w+)\)$", loc)
                 am[n] = cm.group(1) if cm else None		# None: has a location
+                locs[n] = loc
             sites[func].append({"addr": int(addr, 16), "label": label, "where": base(where),
-                                "depth": int(depth), "code": shndx != "0", "args": am})
+                                "depth": int(depth), "code": shndx != "0", "args": am, "locs": locs})
         elif l.startswith("func "):
             w = l.split()
             klass[w[1]] = w[3]
@@ -303,9 +309,9 @@ def perf_run(binary, cmd, tmp, probes):
     grp = "btfitruth%d" % os.getpid()
     data = os.path.join(tmp, "perf.data")
     try:
-        for i in range(0, len(probes), 200):
+        for i in range(0, len(probes), 100):
             args = ["perf", "probe", "-q", "-x", binary]
-            for name, a, ret in probes[i:i + 200]:
+            for name, a, ret in probes[i:i + 100]:
                 args += ["-a", "%s:%s=0x%x%s" % (grp, name, a, " ret=+0(%sp):x64" if ret else "")]
             sh(args)
         t0 = time.time()
@@ -684,13 +690,27 @@ def event_values(params, evt, site, cc, b2, enum_vals):
     return out
 
 
-def match_values(R, f, line, c, e, params, cc, b2, enum_vals):
+def add_bad(bad, key, idx, truth_v, event_v):
+    """Values that differ, per (function, line, site, argument, location):
+    how many, and the first one."""
+    k = json.dumps(key)
+    if k in bad:
+        bad[k]["n"] += 1
+    else:
+        bad[k] = {"n": 1, "event_index": idx, "truth": truth_v, "event": event_v}
+
+
+def match_values(R, f, line, c, e, params, cc, b2, enum_vals, fpool):
     """Compare the events' values at one (function, call line) with the
     calls'. Same count: the k-th event against the k-th call, else against
     any other call not yet matched (gcc and clang evaluate arguments in a
-    different order, so calls at one line can come permuted); counts
-    differ: against any call's values. Per argument value: equal,
-    equal_reordered, among_calls, differ, unknown (by class), skipped."""
+    different order, so calls at one line can come permuted). Counts
+    differ: against any call's values at the line, else at any line of
+    the function (an -O2 instruction can stand for calls from several
+    lines: merged tail jumps, a probe on a path several calls share), so
+    only a value the function never received there is `differ`. Per
+    argument value: equal, equal_reordered, among_calls, other_line,
+    differ, unknown (by class), skipped."""
     T, bad = R["T"], R["bad"]
     ct = [[json.dumps(v, sort_keys=True) if "skip" not in v else None for v in vals] for vals in c]
     same = len(c) == len(e)
@@ -719,6 +739,14 @@ def match_values(R, f, line, c, e, params, cc, b2, enum_vals):
             continue
         if not c:
             T["no_call"] += len(known)
+            pool = fpool()
+            for k in known:
+                if ev[k][1] not in pool[k]:
+                    T["differ"] += 1
+                    T["no_call_differ"] += 1
+                    add_bad(bad, (f, line, evt["site"], params[k]["name"],
+                                  site["locs"].get(params[k]["name"], "?") if site else "entry"),
+                            idx, "none of the function's calls", ev[k][1])
             continue
         key = tuple(ev[k][1] for k in known)
         if same and not used[idx] and all(ct[idx][k] == ev[k][1] for k in known):
@@ -741,11 +769,13 @@ def match_values(R, f, line, c, e, params, cc, b2, enum_vals):
                 T["equal"] += 1
             elif not same and per_arg[k][ev[k][1]]:
                 T["among_calls"] += 1
+            elif not same and ev[k][1] in fpool()[k]:
+                T["other_line"] += 1
             else:
                 T["differ"] += 1
-                if len(bad) < 200:
-                    truth_v = ct[idx][k] if same else "none of the %d calls" % len(c)
-                    bad.append((f, line, evt["site"], idx, params[k]["name"], truth_v, ev[k][1]))
+                truth_v = ct[idx][k] if same else "none of the %d calls" % len(c)
+                loc = site["locs"].get(params[k]["name"], "?") if site else "entry"
+                add_bad(bad, (f, line, evt["site"], params[k]["name"], loc), idx, truth_v, ev[k][1])
 
 
 def line_key(x):
@@ -758,7 +788,7 @@ def compare(truth, tcalls, cc, funcs, ool):
     the call (inline instance with code, without code, out-of-line copy,
     clone), and the value comparison."""
     R = {"T": collections.Counter(), "unknown": collections.Counter(), "skipped": collections.Counter(),
-         "pairs": [], "bad": [], "where_examples": []}
+         "pairs": [], "bad": {}, "where_examples": []}
     T = R["T"]
     b2 = cc.img["image"][0] if cc.img.get("image") else None
     for f in sorted(funcs):
@@ -806,6 +836,13 @@ def compare(truth, tcalls, cc, funcs, ool):
         calls = collections.defaultdict(list)
         for line, vals in tcalls["calls"].get(f, []):
             calls[line].append(vals)
+        pool_cache = []
+        def fpool(calls=calls, pool_cache=pool_cache, n=len(params)):
+            """Per argument: every value the function received, any line."""
+            if not pool_cache:
+                pool_cache.append([{json.dumps(v[k], sort_keys=True) for vs in calls.values() for v in vs
+                                    if "skip" not in v[k]} for k in range(n)])
+            return pool_cache[0]
         for line in sorted(set(calls) | set(ev), key=line_key):
             c, e = calls.get(line, []), ev.get(line, [])
             row = {"func": f, "line": line, "calls": len(c), "events": len(e),
@@ -813,12 +850,16 @@ def compare(truth, tcalls, cc, funcs, ool):
                    "ool": ool_at.get(line, 0), "clone": clone_at.get(line, 0),
                    "entry_ev": sum(1 for x in e if x[0]["site"] == "entry"),
                    "site_hits": dict(hits.get(line, {}))}
-            row["scope"] = "traceable" if row["inline"] or row["ool"] or row["clone"] or row["events"] else \
-                           ("no_code" if row["nocode"] else "no_instance")
+            if row["inline"] and row["nocode"]:
+                row["scope"] = "partly_no_code"	# some copies of the caller kept no code for f
+            elif row["inline"] or row["ool"] or row["clone"] or row["events"]:
+                row["scope"] = "traceable"
+            else:
+                row["scope"] = "no_code" if row["nocode"] else "no_instance"
             R["pairs"].append(row)
             T["calls"] += len(c)
             T["events"] += len(e)
-            match_values(R, f, line, c, e, params, cc, b2, enum_vals)
+            match_values(R, f, line, c, e, params, cc, b2, enum_vals, fpool)
         if not entry_ok:
             R["pairs"].append({"func": f, "line": "(entry)", "calls": len(exact), "events": nentry_total,
                                "inline": 0, "nocode": 0, "ool": len(exact), "clone": 0, "entry_ev": nentry_total,
@@ -861,15 +902,28 @@ def report(name, cc, funcs, cap, R, nlist, truth):
     T = R["T"]
     pairs = R["pairs"]
     tr = [r for r in pairs if r["scope"] == "traceable"]
-    mism = [r for r in tr if r["calls"] != r["events"]]
+    partly = [r for r in pairs if r["scope"] == "partly_no_code"]
+    # where some instances at the line have no code, fewer events than
+    # calls is expected; more is not
+    mism = [r for r in tr if r["calls"] != r["events"]] + [r for r in partly if r["events"] > r["calls"]]
     more = sum(1 for r in mism if r["events"] > r["calls"])
     print("%s %s: %d functions traced (of %d inlined with code and functions at -O0%s; cap %s)"
           % (name, cc.cc, len(funcs), cc.n_inlined,
              ", %d reached by the workload" % cc.n_reached if cc.n_reached is not None else "", cap or "none"))
     print("  calls %d  events %d" % (T["calls"], T["events"]))
+    fc, fe = collections.Counter(), collections.Counter()
+    for r in pairs:
+        if r["line"] != "(entry)":
+            fc[r["func"]] += r["calls"]
+            fe[r["func"]] += r["events"]
+    print("  functions whose events = calls over all their lines: %d of %d" % (sum(1 for f in funcs if fc[f] == fe[f]), len(funcs)))
     print("  (function, call line) pairs where -O2 has the call (inline code, out-of-line copy or clone): %d" % len(tr))
     print("    events = calls %d, more events %d, fewer events %d; calls %d, events %d"
           % (len(tr) - len(mism), more, len(mism) - more, sum(r["calls"] for r in tr), sum(r["events"] for r in tr)))
+    if partly:
+        print("  pairs where only some instances have code: %d, calls %d, events %d (%d with more events than calls)"
+              % (len(partly), sum(r["calls"] for r in partly), sum(r["events"] for r in partly),
+                 sum(1 for r in partly if r["events"] > r["calls"])))
     for scope, what in (("no_code", "only inline instances without code (no_code_addr)"),
                         ("no_instance", "no instance and no call at -O2 (folded away)")):
         ps = [r for r in pairs if r["scope"] == scope]
@@ -881,9 +935,10 @@ def report(name, cc, funcs, cap, R, nlist, truth):
              (" (" + ", ".join("%s %d" % kv for kv in R["unknown"].most_common()) + ")") if R["unknown"] else "",
              sum(R["skipped"].values()),
              (" (" + ", ".join("%s %d" % kv for kv in R["skipped"].most_common()) + ")") if R["skipped"] else ""))
-    print("    equal: %d to the same call, %d to another call at the line (argument order); at pairs whose counts "
-          "differ %d values are among the calls' values; %d values at lines without a call (not compared)"
-          % (T["equal"], T["equal_reordered"], T["among_calls"], T["no_call"]))
+    print("    equal: %d to the same call, %d to another call at the line (argument order)" % (T["equal"], T["equal_reordered"]))
+    print("    at pairs whose counts differ: %d values among the calls' at the line, %d among the function's calls "
+          "at other lines; %d values at lines without a call (%d of them in no call of the function)"
+          % (T["among_calls"], T["other_line"], T["no_call"], T["no_call_differ"]))
     if T["where_bad"]:
         print("  trace's \"where\" is not the site's DW_AT_call_line for %d events (e.g. %s)"
               % (T["where_bad"], "; ".join(R["where_examples"][:2])))
@@ -898,8 +953,12 @@ def report(name, cc, funcs, cap, R, nlist, truth):
             r["why"] = r.get("note") or diagnose(r, cc, truth)
             print("    %-32s %-16s %7d %7d %4d %4d %4d %4d  %s" % (r["func"], r["line"], r["calls"], r["events"],
                   r["inline"], r["ool"], r["clone"], r["nocode"], r["why"]))
-    for bv in R["bad"][:20]:
-        print("  VALUE DIFFERS: %s at %s (%s, event %d): %s truth %s, event %s" % bv)
+    if R["bad"]:
+        print("  values that differ (%d of %d places, by count):" % (min(nlist, len(R["bad"])), len(R["bad"])))
+    for k, b in sorted(R["bad"].items(), key=lambda kv: -kv[1]["n"])[:nlist]:
+        f, line, site, arg, loc = json.loads(k)
+        print("    %5d x %s at %s (%s) %s = %s: truth %s, event %s (first: event %d)"
+              % (b["n"], f, line, site, arg, loc, b["truth"], b["event"], b["event_index"]))
     return not mism and not T["differ"]
 
 
