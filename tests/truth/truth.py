@@ -803,7 +803,33 @@ def compare(truth, tcalls, cc, funcs, ool):
                 code_at[s["where"]].add(s["addr"])
             else:
                 nocode_at[s["where"]] += 1
-        oolf = ool.get(f, [])
+        # call lines that share a probe address (merged code) are one group:
+        # an event there cannot tell them apart
+        parent = {}
+        def find(x):
+            while parent.get(x, x) != x:
+                x = parent[x]
+            return x
+        for ss in site_at.values():
+            ls = sorted({x["where"] for x in ss})
+            for l2 in ls[1:]:
+                parent[find(l2)] = find(ls[0])
+        groups = collections.defaultdict(list)
+        for l in list(parent):
+            groups[find(l)].append(l)
+        gkey = {}
+        for root, ls in groups.items():
+            members = sorted(set(ls) | {root}, key=line_key)
+            for l in members:
+                gkey[l] = "+".join(members)
+        G = lambda l: gkey.get(l, l)
+        code_g, nocode_g = collections.defaultdict(set), collections.Counter()
+        for l, v in code_at.items():
+            code_g[G(l)] |= v
+        for l, n in nocode_at.items():
+            nocode_g[G(l)] += n
+        code_at, nocode_at = code_g, nocode_g
+        oolf = [[name, G(ln)] for name, ln in ool.get(f, [])]
         exact = [ln for name, ln in oolf if name == f]
         clone_at = collections.Counter(ln for name, ln in oolf if name != f)
         ool_at = collections.Counter(exact)
@@ -821,13 +847,8 @@ def compare(truth, tcalls, cc, funcs, ool):
                 continue
             ss = site_at.get(cc.syms.label_addr(x["site"]), [])
             lines = {s["where"] for s in ss}
-            if len(lines) == 1:
-                line = ss[0]["where"]
-            elif x.get("where") in lines:
-                line = x["where"]
-            else:
-                line = "site?" + x["site"]
-            if x.get("where") and x["where"] != line:
+            line = G(ss[0]["where"]) if ss else "site?" + x["site"]
+            if x.get("where") and x["where"] not in lines:
                 T["where_bad"] += 1
                 if len(R["where_examples"]) < 3:
                     R["where_examples"].append("%s at %s: trace %s, DWARF call line %s" % (f, x["site"], x["where"], "/".join(sorted(lines))))
@@ -835,7 +856,7 @@ def compare(truth, tcalls, cc, funcs, ool):
             hits[line][x["site"]] += 1
         calls = collections.defaultdict(list)
         for line, vals in tcalls["calls"].get(f, []):
-            calls[line].append(vals)
+            calls[G(line)].append(vals)
         pool_cache = []
         def fpool(calls=calls, pool_cache=pool_cache, n=len(params)):
             """Per argument: every value the function received, any line."""
