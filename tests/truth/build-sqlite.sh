@@ -1,8 +1,11 @@
 #!/bin/sh
 # Fetch SQLite's amalgamation (from the npm package better-sqlite3, pinned)
-# and build tests/truth/sqlite_driver.c with it three ways, cached outside
+# and build tests/truth/sqlite_driver.c with it four ways, cached outside
 # the repo ($BTFI_CACHE or ~/.cache/btfinline, then truth/):
-#   sqlite-O0-gcc     gcc -O0 -g: the truth (every call a real call)
+#   sqlite-O0-gcc     gcc -O0 -g: the truth for gcc (every call a real call)
+#   sqlite-O0-clang   clang -O0 -g: the truth for clang (clang evaluates call
+#                     arguments in another order than gcc, so the heap
+#                     addresses and the order of calls differ from gcc's)
 #   sqlite-O2-gcc     gcc -O2 -g, base .BTF from pahole -J
 #   sqlite-O2-clang   clang -O2 -g, base .BTF from pahole -J
 # A build is redone when the driver, the flags or the compiler changes
@@ -43,6 +46,7 @@ build() {	# name cc opt
 	echo "$stamp" >"$out.stamp"
 }
 build sqlite-O0-gcc gcc -O0
+build sqlite-O0-clang clang -O0
 build sqlite-O2-gcc gcc -O2
 build sqlite-O2-clang clang -O2
 echo "$CACHE"

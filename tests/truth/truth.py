@@ -2,36 +2,41 @@
 """Truth harness (issue 13, section 1): every call of a function, inlined or
 not, must give exactly one `btfinline trace` event, with the right values.
 
-For one program built at -O0 -g (the truth: every call a real call) and at
--O2 -g by one or more compilers (each with a base .BTF), running the same
-deterministic workload:
+Per compiler, one program built at -O0 -g (the truth: nothing is inlined,
+every call is a real call) and at -O2 -g (with a base .BTF), running the
+same deterministic workload. The truth is the same compiler at -O0: gcc
+and clang evaluate call arguments in different orders, so the order of
+calls and the heap addresses differ between them.
 
- 1. functions: every selectively or fully inlined function (`stats --sites`
-    of the -O2 binary) that the -O0 binary has as a function, whose inline
-    sites' call lines the workload reaches; a stable sample (sha1 of the
-    name) of at most --cap of them per compiler.
+ 1. functions: every selectively or fully inlined function with code
+    (`stats --sites` of the -O2 binary) that the -O0 binary has as a
+    function, whose inline sites' call lines the workload reaches; in a
+    stable order (sha1 of the name), at most --cap.
  2. truth: bpftrace uprobes at those functions' entries in the -O0 binary:
-    per call the caller's return address (-> file:line of the call, by
-    llvm-symbolizer) and the integer arguments from the SysV calling
-    convention (types from the -O0 DWARF by truth_protos, libdw). Which
-    functions are reached is first counted in-kernel (lossless) for every
-    candidate; that count also checks the per-call run lost nothing.
- 3. out-of-line calls at -O2: bpftrace at each function's symbol and its
-    .constprop/.isra clones in the -O2 binary gives the call line of every
-    out-of-line call, in order (trace's entry events carry no call site:
-    the k-th entry event is the oracle's k-th hit of the symbol).
- 4. events: `btfinline trace -x ENCODED --best-effort -j F... -- PROGRAM`;
-    an inline-site event's call line is its site's DW_AT_call_file/line
-    (`stats --sites`), checked against trace's own "where".
- 5. per (function, call line): calls vs events, and per argument
-    equal / differ / unknown (the site's stats class) / skipped.
+    per call the return address (-> file:line of the call, llvm-symbolizer)
+    and the integer and pointer arguments from the SysV calling convention
+    (types from the -O0 DWARF, read by truth_protos with libdw). Calls are
+    first counted in-kernel for every candidate (which functions are
+    reached); the per-call run must print exactly those counts.
+ 3. out-of-line calls at -O2: perf probe at each function's symbol and its
+    .isra/.constprop clones, with the return address, and at every direct
+    jump to them (tail calls): the call line of every out-of-line call, in
+    order. trace's entry events carry no call site: the k-th entry event is
+    perf's k-th hit of the symbol.
+ 4. events: `btfinline trace -x ENCODED --best-effort -j F... -- PROGRAM`; an
+    inline-site event's call line is its site's DW_AT_call_file/line
+    (`stats --sites`, matched by address), compared with trace's "where".
+ 5. per (function, call line): calls vs events, where the -O2 binary has
+    the call (inline instance with code, without code, out-of-line copy,
+    clone, nothing), and per argument value equal / differ / unknown (the
+    site's stats class) / skipped (floats, structs, pointers to the stack
+    or to libraries; NULL, symbol+offset and heap offsets are compared).
 
-Every bpftrace run is pid-filtered, under `setarch -R` (fixed layout, so
-pointers into the image and the heap can be compared as symbol+offset and
-heap offset), with in-kernel counts checked against the per-call output.
-Results of bpftrace runs are cached (keyed by binary hash, arguments and
-function set). Exit 0 when every pair has events = calls and no value
-differs, 1 otherwise, 2 on a harness error.
+Programs run under `setarch -R` (fixed layout) and write their
+/proc/self/maps where $TRUTH_MAPS says (the SQLite driver does), so pointers
+can be compared. Oracle results are cached (keyed by binary hash, arguments
+and function set). Exit 0 when every pair where -O2 has the call has events
+= calls and no value differs, 1 otherwise, 2 on a harness error.
 """
 import argparse
 import bisect
@@ -121,7 +126,9 @@ class Symbols:
         if i >= 0:
             a, size, name = self.syms[i]
             if vaddr < a + size:
-                return "%s+%d" % (name, vaddr - a)
+                # static locals: gcc names them x.N, clang func.x
+                n = re.sub(r"(\.\d+)+$", "", name).rsplit(".", 1)[-1]
+                return "%s+%d" % (n, vaddr - a)
         return None
 
 
@@ -243,13 +250,14 @@ def read_stats(btfinline, binary):
         m = SITE_RE.match(l)
         if m:
             func, addr, label, where, depth, shndx, args = m.groups()
-            am = {}
+            am, locs = {}, {}
             for a in ARG_SPLIT.split(args) if args else []:
                 n, _, loc = a.partition("=")
                 cm = re.match(r"^\?\((\w+)\)$", loc)
                 am[n] = cm.group(1) if cm else None		# None: has a location
+                locs[n] = loc
             sites[func].append({"addr": int(addr, 16), "label": label, "where": base(where),
-                                "depth": int(depth), "code": shndx != "0", "args": am})
+                                "depth": int(depth), "code": shndx != "0", "args": am, "locs": locs})
         elif l.startswith("func "):
             w = l.split()
             klass[w[1]] = w[3]
@@ -294,6 +302,47 @@ def parse_map(lines, name):
     return m
 
 
+def perf_run(binary, cmd, tmp, probes):
+    """perf probe at each (name, vaddr, with_ret) of binary, perf record of
+    cmd (under setarch -R): [(name, ip, return address or 0)] in time order.
+    The probes are removed on every path."""
+    grp = "btfitruth%d" % os.getpid()
+    data = os.path.join(tmp, "perf.data")
+    try:
+        for i in range(0, len(probes), 100):
+            args = ["perf", "probe", "-q", "-x", binary]
+            for name, a, ret in probes[i:i + 100]:
+                args += ["-a", "%s:%s=0x%x%s" % (grp, name, a, " ret=+0(%sp):x64" if ret else "")]
+            sh(args)
+        t0 = time.time()
+        r = subprocess.run(["perf", "record", "-q", "-o", data, "-e", grp + ":*", "--", SETARCH, "-R"] + cmd,
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            raise HarnessError("perf record: exit %d: %s" % (r.returncode, r.stderr[-1000:]))
+        stats = subprocess.run(["perf", "report", "-i", data, "--stats"], capture_output=True, text=True).stdout
+        for m in re.finditer(r"LOST\w* events:\s*(\d+)", stats):
+            if int(m.group(1)):
+                raise HarnessError("perf lost events: %s" % m.group(0))
+        per_ev = {m.group(1): int(m.group(2)) for m in
+                  re.finditer(r"^%s:(\w+) stats:\n\s*SAMPLE events:\s*(\d+)" % grp, stats, re.M)}
+        out = subprocess.run(["perf", "script", "-i", data, "--ns", "-F", "tid,time,event,trace"],
+                             capture_output=True, text=True).stdout
+        log("  perf record: %.1f s" % (time.time() - t0))
+    finally:
+        subprocess.run(["perf", "probe", "-q", "-d", grp + ":*"], capture_output=True)
+    rows = []
+    pat = re.compile(r"^\s*\d+\s+([\d.]+):\s+%s:(\w+):\s+\(([0-9a-f]+)\)(?:\s+ret=0x([0-9a-f]+))?" % grp)
+    for l in out.splitlines():
+        m = pat.match(l)
+        if m:
+            rows.append((int(m.group(1).replace(".", "")), m.group(2), int(m.group(3), 16), int(m.group(4) or "0", 16)))
+    rows.sort(key=lambda r: r[0])
+    got = collections.Counter(r[1] for r in rows)
+    if got != collections.Counter({k: v for k, v in per_ev.items() if v}):
+        raise HarnessError("perf script printed other counts than perf recorded")
+    return [r[1:] for r in rows]
+
+
 class Cache:
     def __init__(self, d):
         self.d = d
@@ -319,9 +368,9 @@ class Cache:
 # ---------- the truth (-O0) ----------
 
 class Truth:
-    def __init__(self, a, cache, tmp):
+    def __init__(self, a, cache, tmp, o0):
         self.a, self.cache, self.tmp = a, cache, tmp
-        self.bin = a.o0
+        self.bin = o0
         self.hash = file_hash(self.bin)
         self.syms = Symbols(self.bin)
         self.protos = read_protos(a.protos, self.bin)
@@ -407,7 +456,7 @@ class Truth:
                 self.bin, f, i, " ".join(fmt), ", ".join(vals)))
         log("  truth: arguments of %d functions in the -O0 build" % len(funcs))
         env = {}
-        maps = os.path.join(self.tmp, "o0.maps")
+        maps = os.path.join(self.tmp, "o0-%s.maps" % base(self.bin))
         env["TRUTH_MAPS"] = maps
         lines = bpftrace("\n".join(blocks) + "\n", self.cmd, env, self.tmp, "truth")
         ncount = parse_map(lines, "n")
@@ -513,7 +562,15 @@ class Compiler:
                 any(s["code"] for s in self.sites.get(f, []))}
 
     def ool_calls(self, funcs):
-        """Out-of-line calls at -O2, in order per function: [(symbol, line)]."""
+        """Out-of-line calls at -O2, in order per function: [[symbol, call line]].
+
+        perf probe (the kernel's uprobe tracer, not bpftrace: Debian's
+        bpftrace cannot probe inside a function) at the entry of each
+        function's symbol and .isra/.constprop clones, with the return
+        address, and at every direct jmp/jcc to them from elsewhere (tail
+        calls). An entry's call line: the line of the call before the return
+        address when that call goes to the symbol (or is indirect); the
+        line of the tail jump when the event just before is a jump to it."""
         funcs = sorted(funcs)
         targets = []
         for name in sorted(self.syms.func):
@@ -521,64 +578,45 @@ class Compiler:
             f = m.group(1) if m else name
             if f in funcs:
                 targets.append((f, name))
-        key = self.cache.key(file_hash(self.bin), self.a.args, funcs, targets, "v3")
+        key = self.cache.key(file_hash(self.bin), self.a.args, funcs, targets, "perf-v1")
         v = self.cache.get("ool", key)
         if v is not None:
             return v
         res = {f: [] for f in funcs}
         if targets:
-            blocks = ['uprobe:%s:"%s" /pid == cpid/ { @n[%d] = count(); printf("E %d %%lu %%lx %%lx\\n", '
-                      'nsecs, reg("ip"), *(uint64*)reg("sp")); }' % (self.enc, name, i, i)
-                      for i, (f, name) in enumerate(targets)]
-            log("  %s: out-of-line calls of %d symbols in the -O2 build" % (self.cc, len(targets)))
-            lines = bpftrace("\n".join(blocks) + "\n", [self.enc] + self.a.args, {}, self.tmp, "ool-" + self.cc)
-            ncount = parse_map(lines, "n")
-            rows = sorted((int(w[2]), int(w[1]), int(w[3], 16), int(w[4], 16))
-                          for w in (l.split() for l in lines if l.startswith("E ")))
-            got = collections.Counter(r[1] for r in rows)
-            for i, t in enumerate(targets):
-                if got[i] != ncount.get((i,), 0):
-                    raise HarnessError("%s: %s: %d calls printed, %d counted in-kernel" % (self.cc, t[1], got[i], ncount.get((i,), 0)))
-            vaddr = {i: self.syms.func[t[1]] for i, t in enumerate(targets)}
+            vaddr = [self.syms.func[name] for _, name in targets]
+            by_vaddr = {a: i for i, a in enumerate(vaddr)}
             call_end, tails = code_index(self.enc, self.cache)
-            owner = Symbols(self.enc)
-            fstarts = sorted(owner.size)
-            def func_of(a):
-                i = bisect.bisect_right(fstarts, a) - 1
-                return fstarts[i] if i >= 0 and a < fstarts[i] + owner.size[fstarts[i]] else None
-            tails_in = collections.defaultdict(list)	# function start -> [(jump addr, target)]
-            for ja, tgt in tails:
-                fs = func_of(ja)
-                if fs is not None:
-                    tails_in[fs].append((ja, tgt))
-            rel = []
-            for _, i, ip, r in rows:
+            jumps = [(ja, tgt) for ja, tgt in tails if tgt in by_vaddr]
+            log("  %s: out-of-line calls of %d symbols (%d tail jumps) in the -O2 build"
+                % (self.cc, len(targets), len(jumps)))
+            rows = perf_run(self.enc, [self.enc] + self.a.args, self.tmp,
+                            [("e%d" % i, a, True) for i, a in enumerate(vaddr)] +
+                            [("j%d" % i, ja, False) for i, (ja, _) in enumerate(jumps)])
+            pending = None
+            seq = []
+            for name, ip, ret in rows:
+                if name[0] == "j":
+                    pending = jumps[int(name[1:])]
+                    continue
+                i = int(name[1:])
                 b = ip - vaddr[i]
-                rel.append((i, r - b))
-            def resolve(i, ret):
-                """Address whose line is the call's line: the call before the
-                return address, or the tail jump to the symbol inside the
-                function that call went to (one level of chaining)."""
-                t = call_end.get(ret)
-                if t is None or t == -1 or t == vaddr[i]:
-                    return ret - 1
-                js = [ja for ja, tgt in tails_in.get(t, []) if tgt == vaddr[i]]
-                if not js:
-                    js = [ja2 for ja, h in tails_in.get(t, []) for ja2, tgt in tails_in.get(h, []) if tgt == vaddr[i]]
-                return ("tail", tuple(js)) if js else None
-            where = [resolve(i, x) for i, x in rel]
-            addrs = [w for w in where if isinstance(w, int)] + [j for w in where if isinstance(w, tuple) for j in w[1]]
-            lines_of = symbolize(self.enc, addrs)
-            for (i, x), w in zip(rel, where):
-                f, name = targets[i]
-                if isinstance(w, int):
-                    ln = lines_of.get(w) or "?"
-                elif w is None:
-                    ln = "tail?"
+                r = ret - b
+                t = call_end.get(r)
+                if t == vaddr[i]:
+                    at = r - 1
+                elif pending and pending[1] == vaddr[i]:
+                    at = pending[0]
+                elif t == -1:
+                    at = r - 1
                 else:
-                    ls = {lines_of.get(j) for j in w[1]}
-                    ln = ls.pop() if len(ls) == 1 and None not in ls else "tail?"
-                res[f].append([name, ln])
+                    at = None
+                pending = None
+                seq.append((i, at))
+            lines_of = symbolize(self.enc, [a for _, a in seq if a is not None])
+            for i, at in seq:
+                f, name = targets[i]
+                res[f].append([name, (lines_of.get(at) or "?") if at is not None else "tail?"])
         self.cache.put("ool", key, res)
         return res
 
@@ -633,157 +671,323 @@ def norm_event(p, v, syms, img, b, enum_vals):
     return {"int": v & ((1 << (8 * size)) - 1), "size": size}
 
 
-def compare(a, truth, tcalls, cc, funcs, ool):
-    """Table rows and totals for one compiler."""
-    T = collections.Counter()
-    T["where_examples"] = []
-    unknown = collections.Counter()
-    skipped = collections.Counter()
-    pairs = []
-    bad_values = []
-    # image base of the -O2 process: fixed by setarch -R, taken from its maps
+def event_values(params, evt, site, cc, b2, enum_vals):
+    """Per parameter of one event: ("cmp", value) / ("unknown", class) / ("skip", why)."""
+    out = []
+    for p in params:
+        if p["kind"] in ("float", "struct", "other"):
+            out.append(("skip", p["kind"] if p["kind"] != "other" else "type"))
+            continue
+        raw = evt["args"].get(p["name"], "missing")
+        if raw == "missing":
+            out.append(("skip", "not_in_event"))
+        elif raw is None:
+            cls = (site["args"].get(p["name"]) if site else None) or ("entry" if evt["site"] == "entry" else "located")
+            out.append(("unknown", cls))
+        else:
+            nv = norm_event(p, raw, cc.syms, cc.img, b2, enum_vals)
+            out.append(("skip", nv["skip"]) if "skip" in nv else ("cmp", json.dumps(nv, sort_keys=True)))
+    return out
+
+
+def add_bad(bad, key, idx, truth_v, event_v):
+    """Values that differ, per (function, line, site, argument, location):
+    how many, and the first one."""
+    k = json.dumps(key)
+    if k in bad:
+        bad[k]["n"] += 1
+    else:
+        bad[k] = {"n": 1, "event_index": idx, "truth": truth_v, "event": event_v}
+
+
+def match_values(R, f, line, c, e, params, cc, b2, enum_vals, fpool):
+    """Compare the events' values at one (function, call line) with the
+    calls'. Same count: the k-th event against the k-th call, else against
+    any other call not yet matched (gcc and clang evaluate arguments in a
+    different order, so calls at one line can come permuted). Counts
+    differ: against any call's values at the line, else at any line of
+    the function (an -O2 instruction can stand for calls from several
+    lines: merged tail jumps, a probe on a path several calls share), so
+    only a value the function never received there is `differ`. Per
+    argument value: equal, equal_reordered, among_calls, other_line,
+    differ, unknown (by class), skipped."""
+    T, bad = R["T"], R["bad"]
+    ct = [[json.dumps(v, sort_keys=True) if "skip" not in v else None for v in vals] for vals in c]
+    same = len(c) == len(e)
+    used = [False] * len(c)
+    index = {}
+    def lookup(pattern, key):
+        if pattern not in index:
+            d = collections.defaultdict(list)
+            for j in range(len(ct) - 1, -1, -1):
+                d[tuple(ct[j][k] for k in pattern)].append(j)
+            index[pattern] = d
+        lst = index[pattern].get(key, [])
+        while lst and same and used[lst[-1]]:
+            lst.pop()
+        return lst[-1] if lst else None
+    per_arg = None
+    for idx, (evt, site) in enumerate(e):
+        ev = event_values(params, evt, site, cc, b2, enum_vals)
+        for kind, v in ev:
+            if kind == "unknown":
+                R["unknown"][v] += 1
+            elif kind == "skip":
+                R["skipped"][v] += 1
+        known = tuple(k for k, (kind, _) in enumerate(ev) if kind == "cmp")
+        if not known:
+            continue
+        if not c:
+            T["no_call"] += len(known)
+            pool = fpool()
+            for k in known:
+                if ev[k][1] not in pool[k]:
+                    T["differ"] += 1
+                    T["no_call_differ"] += 1
+                    add_bad(bad, (f, line, evt["site"], params[k]["name"],
+                                  site["locs"].get(params[k]["name"], "?") if site else "entry"),
+                            idx, "none of the function's calls", ev[k][1])
+            continue
+        key = tuple(ev[k][1] for k in known)
+        if same and not used[idx] and all(ct[idx][k] == ev[k][1] for k in known):
+            used[idx] = True
+            T["equal"] += len(known)
+            continue
+        j = lookup(known, key)
+        if j is not None:
+            if same:
+                used[j] = True
+                T["equal_reordered"] += len(known)
+            else:
+                T["among_calls"] += len(known)
+            continue
+        # no call has all these values: per argument
+        if per_arg is None:
+            per_arg = [collections.Counter(t[k] for t in ct) for k in range(len(params))]
+        for k in known:
+            if same and ct[idx][k] == ev[k][1]:
+                T["equal"] += 1
+            elif not same and per_arg[k][ev[k][1]]:
+                T["among_calls"] += 1
+            elif not same and ev[k][1] in fpool()[k]:
+                T["other_line"] += 1
+            else:
+                T["differ"] += 1
+                truth_v = ct[idx][k] if same else "none of the %d calls" % len(c)
+                loc = site["locs"].get(params[k]["name"], "?") if site else "entry"
+                add_bad(bad, (f, line, evt["site"], params[k]["name"], loc), idx, truth_v, ev[k][1])
+
+
+def line_key(x):
+    fl, _, n = x.rpartition(":")
+    return (fl, int(n) if n.isdigit() else 0, x)
+
+
+def compare(truth, tcalls, cc, funcs, ool):
+    """Per (function, call line): calls, events, where the -O2 binary has
+    the call (inline instance with code, without code, out-of-line copy,
+    clone), and the value comparison."""
+    R = {"T": collections.Counter(), "unknown": collections.Counter(), "skipped": collections.Counter(),
+         "pairs": [], "bad": {}, "where_examples": []}
+    T = R["T"]
     b2 = cc.img["image"][0] if cc.img.get("image") else None
-    b0 = None
     for f in sorted(funcs):
         params = truth.params(f)
-        enum_vals = {}
-        for p in params:
-            for val, n in p.get("enum", {}).items():
-                enum_vals[n] = int(val)
-        site_at = collections.defaultdict(list)		# vaddr -> [site]
+        enum_vals = {n: int(val) for p in params for val, n in p.get("enum", {}).items()}
+        site_at = collections.defaultdict(list)
+        code_at = collections.defaultdict(set)
+        nocode_at = collections.Counter()
         for s in cc.sites.get(f, []):
             if s["code"]:
                 site_at[s["addr"]].append(s)
-        inline_lines = collections.Counter(s["where"] for s in cc.sites.get(f, []) if s["code"])
-        # out-of-line calls: line per call, and which symbol
-        oolf = ool.get(f, [])
+                code_at[s["where"]].add(s["addr"])
+            else:
+                nocode_at[s["where"]] += 1
+        # call lines that share a probe address (merged code) are one group:
+        # an event there cannot tell them apart
+        parent = {}
+        def find(x):
+            while parent.get(x, x) != x:
+                x = parent[x]
+            return x
+        for ss in site_at.values():
+            ls = sorted({x["where"] for x in ss})
+            for l2 in ls[1:]:
+                parent[find(l2)] = find(ls[0])
+        groups = collections.defaultdict(list)
+        for l in list(parent):
+            groups[find(l)].append(l)
+        gkey = {}
+        for root, ls in groups.items():
+            members = sorted(set(ls) | {root}, key=line_key)
+            for l in members:
+                gkey[l] = "+".join(members)
+        G = lambda l: gkey.get(l, l)
+        code_g, nocode_g = collections.defaultdict(set), collections.Counter()
+        for l, v in code_at.items():
+            code_g[G(l)] |= v
+        for l, n in nocode_at.items():
+            nocode_g[G(l)] += n
+        code_at, nocode_at = code_g, nocode_g
+        oolf = [[name, G(ln)] for name, ln in ool.get(f, [])]
         exact = [ln for name, ln in oolf if name == f]
         clone_at = collections.Counter(ln for name, ln in oolf if name != f)
         ool_at = collections.Counter(exact)
-        # events of f, in order, with their line
+        evs = [x for x in cc.events if x["func"] == f]
+        nentry_total = sum(1 for x in evs if x["site"] == "entry")
+        entry_ok = nentry_total == len(exact)
         ev = collections.defaultdict(list)
+        hits = collections.defaultdict(collections.Counter)	# line -> site -> hits
         nentry = 0
-        entry_mismatch = False
-        evs = [e for e in cc.events if e["func"] == f]
-        nentry_total = sum(1 for e in evs if e["site"] == "entry")
-        if nentry_total != len(exact):
-            entry_mismatch = True
-        where_bad = 0
-        for e in evs:
-            if e["site"] == "entry":
-                line = exact[nentry] if not entry_mismatch else "entry?"
+        for x in evs:
+            if x["site"] == "entry":
+                line = exact[nentry] if entry_ok else "entry?"
                 nentry += 1
-                ev[line].append((e, None))
-            else:
-                ss = site_at.get(cc.syms.label_addr(e["site"]), [])
-                lines = {s["where"] for s in ss}
-                if len(lines) == 1:
-                    line = ss[0]["where"]
-                elif e.get("where") in lines:
-                    line = e["where"]
-                else:
-                    line = "site?" + e["site"]
-                if e.get("where") and e["where"] != line:
-                    where_bad += 1
-                    if len(T.setdefault("where_examples", [])) < 3:
-                        T["where_examples"].append("%s at %s: trace %s, stats %s" % (f, e["site"], e["where"], sorted(lines)))
-                ev[line].append((e, ss[0] if ss else None))
+                ev[line].append((x, None))
+                continue
+            ss = site_at.get(cc.syms.label_addr(x["site"]), [])
+            lines = {s["where"] for s in ss}
+            line = G(ss[0]["where"]) if ss else "site?" + x["site"]
+            if x.get("where") and x["where"] not in lines:
+                T["where_bad"] += 1
+                if len(R["where_examples"]) < 3:
+                    R["where_examples"].append("%s at %s: trace %s, DWARF call line %s" % (f, x["site"], x["where"], "/".join(sorted(lines))))
+            ev[line].append((x, ss[0] if ss else None))
+            hits[line][x["site"]] += 1
         calls = collections.defaultdict(list)
         for line, vals in tcalls["calls"].get(f, []):
-            calls[line].append(vals)
-        for line in sorted(set(calls) | set(ev), key=lambda x: (x.split(":")[0], int(x.rsplit(":", 1)[1]) if x.rsplit(":", 1)[-1].isdigit() else 0, x)):
+            calls[G(line)].append(vals)
+        pool_cache = []
+        def fpool(calls=calls, pool_cache=pool_cache, n=len(params)):
+            """Per argument: every value the function received, any line."""
+            if not pool_cache:
+                pool_cache.append([{json.dumps(v[k], sort_keys=True) for vs in calls.values() for v in vs
+                                    if "skip" not in v[k]} for k in range(n)])
+            return pool_cache[0]
+        for line in sorted(set(calls) | set(ev), key=line_key):
             c, e = calls.get(line, []), ev.get(line, [])
             row = {"func": f, "line": line, "calls": len(c), "events": len(e),
-                   "inline": inline_lines.get(line, 0), "ool": ool_at.get(line, 0),
-                   "clone": clone_at.get(line, 0),
-                   "sites_hit": len({x[0]["site"] for x in e if x[0]["site"] != "entry"}),
-                   "entry_ev": sum(1 for x in e if x[0]["site"] == "entry")}
-            pairs.append(row)
+                   "inline": len(code_at.get(line, ())), "nocode": nocode_at.get(line, 0),
+                   "ool": ool_at.get(line, 0), "clone": clone_at.get(line, 0),
+                   "entry_ev": sum(1 for x in e if x[0]["site"] == "entry"),
+                   "site_hits": dict(hits.get(line, {}))}
+            if row["inline"] and row["nocode"]:
+                row["scope"] = "partly_no_code"	# some copies of the caller kept no code for f
+            elif row["inline"] or row["ool"] or row["clone"] or row["events"]:
+                row["scope"] = "traceable"
+            else:
+                row["scope"] = "no_code" if row["nocode"] else "no_instance"
+            R["pairs"].append(row)
             T["calls"] += len(c)
             T["events"] += len(e)
-            # values: per call in order when the counts agree; else each
-            # event value must be among the calls' values at that line
-            pool = None
-            if len(c) != len(e):
-                pool = [collections.Counter() for _ in params]
-                for vals in c:
-                    for k, tv in enumerate(vals):
-                        pool[k][json.dumps(tv, sort_keys=True)] += 1
-            for idx, (evt, site) in enumerate(e):
-                if not c:
-                    T["values_no_call"] += len(params)
-                    continue
-                for k, p in enumerate(params):
-                    tv = c[idx][k] if pool is None else None
-                    if pool is None and "skip" in tv:
-                        skipped[tv["skip"]] += 1; continue
-                    if p["kind"] in ("float", "struct", "other"):
-                        skipped[p["kind"] if p["kind"] != "other" else "type"] += 1; continue
-                    raw = evt["args"].get(p["name"], "missing")
-                    if raw is None:
-                        cls = (site["args"].get(p["name"]) if site else None) or ("entry" if evt["site"] == "entry" else "located")
-                        unknown[cls] += 1
-                        continue
-                    if raw == "missing":
-                        skipped["not_in_event"] += 1; continue
-                    b = b2 if evt["site"] else None
-                    nv = norm_event(p, raw, cc.syms, cc.img, b2, enum_vals)
-                    if "skip" in nv:
-                        skipped[nv["skip"]] += 1; continue
-                    key = json.dumps(nv, sort_keys=True)
-                    if pool is None:
-                        if nv == tv:
-                            T["equal"] += 1
-                            T["equal_" + ("ptr" if "ptr" in nv else "int")] += 1
-                        else:
-                            T["differ"] += 1
-                            bad_values.append((f, line, evt["site"], idx, p["name"], tv, nv))
-                    else:
-                        if pool[k][key] > 0:
-                            pool[k][key] -= 1
-                            T["in_calls"] += 1
-                        else:
-                            T["differ"] += 1
-                            bad_values.append((f, line, evt["site"], idx, p["name"], "not among the %d calls' values" % len(c), nv))
-        T["where_bad"] += where_bad
-        if entry_mismatch:
-            T["entry_mismatch"] += 1
-            pairs.append({"func": f, "line": "(entry)", "calls": len(exact), "events": nentry_total,
-                          "inline": 0, "ool": len(exact), "clone": 0, "sites_hit": 0, "entry_ev": nentry_total,
-                          "note": "entry events vs -O2 oracle's calls of the symbol"})
-    return T, unknown, skipped, pairs, bad_values
+            match_values(R, f, line, c, e, params, cc, b2, enum_vals, fpool)
+        if not entry_ok:
+            R["pairs"].append({"func": f, "line": "(entry)", "calls": len(exact), "events": nentry_total,
+                               "inline": 0, "nocode": 0, "ool": len(exact), "clone": 0, "entry_ev": nentry_total,
+                               "site_hits": {}, "scope": "traceable",
+                               "note": "entry events vs the -O2 oracle's calls of the symbol"})
+    return R
 
 
-def diagnose(r, cc, f, truth):
+def diagnose(r, cc, truth):
     """Short reason for a count mismatch, from the facts at hand."""
-    c, e = r["calls"], r["events"]
-    why = []
+    f, c, e = r["func"], r["calls"], r["events"]
     pr = truth.protos.get(f, [{}])[0]
     if c == 0 and e and r["line"] == "%s:%s" % (base(pr.get("decl_file", "")), pr.get("decl_line")):
-        return "IPA split: an instance of %s at its own declaration line (nested in %s's code)" % (f, f)
+        return "IPA split: %s's instance at its own declaration line inside %s's code" % (f, f)
+    why = []
+    inl_calls = c - r["ool"] - r["clone"]
+    inl_ev = e - r["entry_ev"]
     if r["clone"]:
-        why.append("%d calls into clones (not probed)" % r["clone"])
-    if c == 0 and e:
-        why.append("events where no call is made (IPA-split or nested duplicate?)")
-    if r["inline"] and c - r["ool"] - r["clone"] > 0 and r["sites_hit"] == 0 and e == r["entry_ev"]:
-        drops = [x for x in cc.dropped.get(f, [])]
-        why.append("inline site never hit" + (" (dropped sites: %s)" % "; ".join("%s %s" % d for d in drops[:2]) if drops else ""))
-    elif r["inline"] and e - r["entry_ev"] < c - r["ool"] - r["clone"]:
-        why.append("inline probe ran %d times for %d inlined calls (probe before a loop / on one path?)" % (e - r["entry_ev"], c - r["ool"] - r["clone"]))
-    elif r["inline"] and e - r["entry_ev"] > c - r["ool"] - r["clone"]:
-        why.append("inline events %d for %d inlined calls (duplicate site?)" % (e - r["entry_ev"], c - r["ool"] - r["clone"]))
-    if not r["inline"] and not r["ool"] and not r["clone"] and c:
-        why.append("no inline instance or call at this line at -O2")
+        why.append("%d calls into .isra/.constprop clones (not probed)" % r["clone"])
     if r["entry_ev"] != r["ool"]:
-        why.append("entry events %d vs out-of-line calls %d" % (r["entry_ev"], r["ool"]))
+        why.append("entry events %d, out-of-line calls %d" % (r["entry_ev"], r["ool"]))
+    if r["inline"]:
+        drops = [d for d in cc.dropped.get(f, []) if d[0] in r["site_hits"] or True]
+        hit = "; %d of %d sites hit" % (len(r["site_hits"]), r["inline"])
+        if c == 0:
+            why.append("%d events where no call is made: the probe is on a path other calls take%s" % (inl_ev, hit))
+        elif inl_ev == 0:
+            why.append("inline site never hit%s%s" % (hit, "; sites dropped: " + ", ".join(d[0] for d in cc.dropped.get(f, [])[:3])
+                                                      if cc.dropped.get(f) else ""))
+        elif inl_ev < inl_calls:
+            why.append("inline probes hit %d times for %d inlined calls%s" % (inl_ev, inl_calls, hit))
+        elif inl_ev > inl_calls:
+            why.append("inline probes hit %d times for %d inlined calls%s" % (inl_ev, inl_calls, hit))
+    if r["nocode"]:
+        why.append("%d instance%s at this line without code" % (r["nocode"], "s" if r["nocode"] > 1 else ""))
     return "; ".join(why)
+
+
+def report(name, cc, funcs, cap, R, nlist, truth):
+    T = R["T"]
+    pairs = R["pairs"]
+    tr = [r for r in pairs if r["scope"] == "traceable"]
+    partly = [r for r in pairs if r["scope"] == "partly_no_code"]
+    # where some instances at the line have no code, fewer events than
+    # calls is expected; more is not
+    mism = [r for r in tr if r["calls"] != r["events"]] + [r for r in partly if r["events"] > r["calls"]]
+    more = sum(1 for r in mism if r["events"] > r["calls"])
+    print("%s %s: %d functions traced (of %d inlined with code and functions at -O0%s; cap %s)"
+          % (name, cc.cc, len(funcs), cc.n_inlined,
+             ", %d reached by the workload" % cc.n_reached if cc.n_reached is not None else "", cap or "none"))
+    print("  calls %d  events %d" % (T["calls"], T["events"]))
+    fc, fe = collections.Counter(), collections.Counter()
+    for r in pairs:
+        if r["line"] != "(entry)":
+            fc[r["func"]] += r["calls"]
+            fe[r["func"]] += r["events"]
+    print("  functions whose events = calls over all their lines: %d of %d" % (sum(1 for f in funcs if fc[f] == fe[f]), len(funcs)))
+    print("  (function, call line) pairs where -O2 has the call (inline code, out-of-line copy or clone): %d" % len(tr))
+    print("    events = calls %d, more events %d, fewer events %d; calls %d, events %d"
+          % (len(tr) - len(mism), more, len(mism) - more, sum(r["calls"] for r in tr), sum(r["events"] for r in tr)))
+    if partly:
+        print("  pairs where only some instances have code: %d, calls %d, events %d (%d with more events than calls)"
+              % (len(partly), sum(r["calls"] for r in partly), sum(r["events"] for r in partly),
+                 sum(1 for r in partly if r["events"] > r["calls"])))
+    for scope, what in (("no_code", "only inline instances without code (no_code_addr)"),
+                        ("no_instance", "no instance and no call at -O2 (folded away)")):
+        ps = [r for r in pairs if r["scope"] == scope]
+        if ps:
+            print("  pairs with %s: %d, %d calls (no event possible)" % (what, len(ps), sum(r["calls"] for r in ps)))
+    nval = T["equal"] + T["equal_reordered"] + T["among_calls"] + T["differ"]
+    print("  values: equal %d  differ %d  unknown %d%s  skipped %d%s"
+          % (T["equal"] + T["equal_reordered"], T["differ"], sum(R["unknown"].values()),
+             (" (" + ", ".join("%s %d" % kv for kv in R["unknown"].most_common()) + ")") if R["unknown"] else "",
+             sum(R["skipped"].values()),
+             (" (" + ", ".join("%s %d" % kv for kv in R["skipped"].most_common()) + ")") if R["skipped"] else ""))
+    print("    equal: %d to the same call, %d to another call at the line (argument order)" % (T["equal"], T["equal_reordered"]))
+    print("    at pairs whose counts differ: %d values among the calls' at the line, %d among the function's calls "
+          "at other lines; %d values at lines without a call (%d of them in no call of the function)"
+          % (T["among_calls"], T["other_line"], T["no_call"], T["no_call_differ"]))
+    if T["where_bad"]:
+        print("  trace's \"where\" is not the site's DW_AT_call_line for %d events (e.g. %s)"
+              % (T["where_bad"], "; ".join(R["where_examples"][:2])))
+    if cc.dropped:
+        print("  sites trace dropped: %d (e.g. %s)" % (sum(len(v) for v in cc.dropped.values()),
+              "; ".join("%s %s: %s" % (f, l, w) for f, v in sorted(cc.dropped.items()) for l, w in v[:1])[:300]))
+    if mism:
+        print("  counts differ (%d of %d, by |calls - events|):" % (min(nlist, len(mism)), len(mism)))
+        print("    %-32s %-16s %7s %7s %4s %4s %4s %4s  %s" % ("function", "call line", "calls", "events",
+              "inl", "ool", "cln", "noc", "diagnosis"))
+        for r in sorted(mism, key=lambda r: (-abs(r["calls"] - r["events"]), r["func"], r["line"]))[:nlist]:
+            r["why"] = r.get("note") or diagnose(r, cc, truth)
+            print("    %-32s %-16s %7d %7d %4d %4d %4d %4d  %s" % (r["func"], r["line"], r["calls"], r["events"],
+                  r["inline"], r["ool"], r["clone"], r["nocode"], r["why"]))
+    if R["bad"]:
+        print("  values that differ (%d of %d places, by count):" % (min(nlist, len(R["bad"])), len(R["bad"])))
+    for k, b in sorted(R["bad"].items(), key=lambda kv: -kv[1]["n"])[:nlist]:
+        f, line, site, arg, loc = json.loads(k)
+        print("    %5d x %s at %s (%s) %s = %s: truth %s, event %s (first: event %d)"
+              % (b["n"], f, line, site, arg, loc, b["truth"], b["event"], b["event_index"]))
+    return not mism and not T["differ"]
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--name", required=True)
-    ap.add_argument("--o0", required=True, help="-O0 -g build (the truth)")
-    ap.add_argument("--o2", action="append", required=True, metavar="CC=BIN", help="-O2 -g build with a base .BTF")
+    ap.add_argument("--build", action="append", required=True, metavar="CC=O0BIN,O2BIN",
+                    help="a compiler's -O0 -g build (the truth) and -O2 -g build (with a base .BTF)")
     ap.add_argument("--cap", type=int, default=0, help="at most this many functions per compiler (0: all)")
     ap.add_argument("--btfinline", required=True)
     ap.add_argument("--protos", required=True, help="the truth_protos helper")
@@ -798,67 +1002,35 @@ def main():
     with tempfile.TemporaryDirectory(prefix="truth-") as tmp:
         try:
             t0 = time.time()
-            truth = Truth(a, cache, tmp)
-            ccs = []
-            for spec in a.o2:
-                name, _, path = spec.partition("=")
-                ccs.append(Compiler(a, cache, tmp, name, path))
-            cand = set()
-            for cc in ccs:
-                cand |= {f for f in cc.inlined() if f in truth.syms.func and len(truth.protos.get(f, [])) == 1}
-            reach = truth.reach(sorted(cand))
-            chosen = {}
-            for cc in ccs:
-                inl = {f for f in cc.inlined() if f in cand}
-                reached = [f for f in inl
-                           if any(reach[f].get(s["where"], 0) for s in cc.sites[f] if s["code"])]
-                reached.sort(key=lambda f: hashlib.sha1(f.encode()).hexdigest())
-                chosen[cc.cc] = reached[:a.cap] if a.cap else reached
-                cc.n_inlined, cc.n_reached = len(inl), len(reached)
-            union = sorted(set().union(*chosen.values()))
-            tcalls = truth.calls(union, reach)
-            for cc in ccs:
-                funcs = chosen[cc.cc]
+            for spec in a.build:
+                name, _, paths = spec.partition("=")
+                o0, _, o2 = paths.partition(",")
+                truth = Truth(a, cache, tmp, o0)
+                cc = Compiler(a, cache, tmp, name, o2)
+                inl = sorted((f for f in cc.inlined() if f in truth.syms.func and len(truth.protos.get(f, [])) == 1),
+                             key=lambda f: hashlib.sha1(f.encode()).hexdigest())
+                cc.n_inlined, cc.n_absent = len(inl), len(cc.inlined()) - len(inl)
+                # reach in the stable order, in chunks, until the cap is met
+                reach, reached = {}, []
+                step = max(4 * a.cap, 100) if a.cap else len(inl)
+                for i in range(0, len(inl), step or 1):
+                    part = inl[i:i + step]
+                    reach.update(truth.reach(part))
+                    reached += [f for f in part if any(reach[f].get(s["where"], 0) for s in cc.sites[f] if s["code"])]
+                    if a.cap and len(reached) >= a.cap:
+                        break
+                cc.n_reached = None if a.cap and len(reach) < len(inl) else len(reached)
+                funcs = reached[:a.cap] if a.cap else reached
+                tcalls = truth.calls(funcs, reach)
                 ool = cc.ool_calls(funcs)
                 cc.trace(funcs)
-                T, unknown, skipped, pairs, bad = compare(a, truth, tcalls, cc, funcs, ool)
-                mism = [r for r in pairs if r["calls"] != r["events"]]
-                eq = len(pairs) - len(mism)
-                more = sum(1 for r in mism if r["events"] > r["calls"])
-                print("%s %s: %d functions traced (%d inlined with code, %d reached by the workload; cap %s)"
-                      % (a.name, cc.cc, len(funcs), cc.n_inlined, cc.n_reached, a.cap or "none"))
-                print("  (function, call line) pairs %d: events = calls %d, more events %d, fewer events %d"
-                      % (len(pairs), eq, more, len(mism) - more))
-                print("  calls %d  events %d" % (T["calls"], T["events"]))
-                print("  values: equal %d  differ %d  unknown %d%s  skipped %d%s"
-                      % (T["equal"], T["differ"], sum(unknown.values()),
-                         (" (" + ", ".join("%s %d" % kv for kv in unknown.most_common()) + ")") if unknown else "",
-                         sum(skipped.values()),
-                         (" (" + ", ".join("%s %d" % kv for kv in skipped.most_common()) + ")") if skipped else ""))
-                print("  equal values: %d integers, %d pointers (NULL, symbol+offset or heap offset)" % (T["equal_int"], T["equal_ptr"]))
-                print("  values at pairs whose counts differ: %d found among the calls' values; "
-                      "%d at lines with no call (not compared)" % (T["in_calls"], T["values_no_call"]))
-                if T["where_bad"]:
-                    print("  trace's \"where\" disagreed with the site's call line %d times (%s)"
-                          % (T["where_bad"], "; ".join(T["where_examples"])))
-                if cc.dropped:
-                    print("  sites trace dropped: %d (%s)" % (sum(len(v) for v in cc.dropped.values()),
-                          "; ".join("%s %s: %s" % (f, l, w) for f, v in sorted(cc.dropped.items()) for l, w in v[:1])[:400]))
-                if mism:
-                    print("  counts differ (worst %d of %d, by |calls - events|):" % (min(a.list, len(mism)), len(mism)))
-                    print("    %-34s %-18s %8s %8s %6s %5s %5s  %s" % ("function", "call line", "calls", "events", "inline", "ool", "clone", "diagnosis"))
-                    for r in sorted(mism, key=lambda r: (-abs(r["calls"] - r["events"]), r["func"], r["line"]))[:a.list]:
-                        print("    %-34s %-18s %8d %8d %6d %5d %5d  %s" % (r["func"], r["line"], r["calls"], r["events"],
-                              r["inline"], r["ool"], r["clone"], r.get("note") or diagnose(r, cc, r["func"], truth)))
-                for bv in bad[:20]:
-                    print("  VALUE DIFFERS: %s at %s (%s, call %d): %s truth %s, event %s" % bv)
-                if T["differ"] or mism:
-                    ok = False
-                result[cc.cc] = {"functions": funcs, "totals": T, "unknown": unknown, "skipped": skipped,
-                                 "pairs": pairs, "differ": [list(map(str, b)) for b in bad],
+                R = compare(truth, tcalls, cc, funcs, ool)
+                ok = report(a.name, cc, funcs, a.cap, R, a.list, truth) and ok
+                result[cc.cc] = {"functions": funcs, "totals": R["T"], "unknown": R["unknown"],
+                                 "skipped": R["skipped"], "pairs": R["pairs"], "differ": R["bad"],
                                  "dropped": cc.dropped, "trace_seconds": cc.trace_time}
             print("%s: %.0f s" % (a.name, time.time() - t0))
-        except HarnessError as e:
+        except (HarnessError, OSError) as e:
             print("truth: %s: %s" % (a.name, e))
             return 2
     if a.json:
