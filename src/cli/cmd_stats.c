@@ -192,12 +192,13 @@ static void print_table(const char *path, const struct btfi_stats *st, uint32_t 
 		snprintf(buf, sizeof(buf), "    %s", btfi_reason_str(k));
 		row(buf, st->unavailable[k], st->params);
 	}
+	/* over the instances that are sites (not the split parts) */
 	row("instances with all parameters recoverable", st->instances_all_recoverable,
-	    st->inline_instances);
+	    st->inline_instances - st->split_parts);
 	row("instances with some parameters recoverable", st->instances_some_recoverable,
-	    st->inline_instances);
+	    st->inline_instances - st->split_parts);
 	row("instances with no parameter recoverable", st->instances_none_recoverable,
-	    st->inline_instances);
+	    st->inline_instances - st->split_parts);
 	uint64_t nf = st->funcs_never_inlined + st->funcs_selectively_inlined + st->funcs_fully_inlined;
 	row("functions", nf, 0);
 	row("  never inlined", st->funcs_never_inlined, nf);
