@@ -177,7 +177,7 @@ static void print_table(const char *path, const struct btfi_stats *st, uint32_t 
 	row("inline instances", st->inline_instances, 0);
 	row("  without any code address", st->instances_noaddr, st->inline_instances);
 	if (st->split_parts)
-		row("  split parts of the enclosing call (no site)", st->split_parts,
+		row("  split parts (the enclosing call)", st->split_parts,
 		    st->inline_instances);
 	row("parameters (over all instances)", st->params, 0);
 	row("  recoverable", st->params_recoverable, st->params);
