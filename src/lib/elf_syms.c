@@ -27,16 +27,33 @@ static int sym_cmp(const void *a, const void *b)
 	return x->size > y->size ? -1 : x->size < y->size;	/* larger first */
 }
 
-static bool want_sym(const GElf_Sym *s)
+/* In a relocatable object a value is an offset in its section: 0 is the
+ * first function of a section, not "no address". */
+static bool want_sym(const GElf_Sym *s, bool rel)
 {
 	int t = GELF_ST_TYPE(s->st_info);
 
-	return (t == STT_FUNC || t == STT_GNU_IFUNC) && s->st_value && s->st_shndx != SHN_UNDEF;
+	return (t == STT_FUNC || t == STT_GNU_IFUNC) && (s->st_value || rel) &&
+	       s->st_shndx != SHN_UNDEF && (!rel || s->st_shndx < SHN_LORESERVE);
+}
+
+/* Address of a symbol: its value, plus its section's sh_addr in a
+ * relocatable object (0 in the file, libdwfl's layout in its image). */
+static uint64_t sym_addr(Elf *elf, const GElf_Sym *s, bool rel)
+{
+	GElf_Shdr sh;
+	Elf_Scn *scn;
+
+	if (!rel || !(scn = elf_getscn(elf, s->st_shndx)) || !gelf_getshdr(scn, &sh))
+		return s->st_value;
+	return s->st_value + sh.sh_addr;
 }
 
 int btfi_syms_load(Elf *elf, struct btfi_syms *out)
 {
 	size_t strsz = 0, nsyms = 0;
+	GElf_Ehdr eh;
+	bool rel = gelf_getehdr(elf, &eh) && eh.e_type == ET_REL;
 
 	memset(out, 0, sizeof(*out));
 	/* Two passes: count and size the names, then copy. */
@@ -56,14 +73,14 @@ int btfi_syms_load(Elf *elf, struct btfi_syms *out)
 				const char *sn;
 				size_t len;
 
-				if (!gelf_getsym(d, k, &s) || !want_sym(&s))
+				if (!gelf_getsym(d, k, &s) || !want_sym(&s, rel))
 					continue;
 				sn = elf_strptr(elf, sh.sh_link, s.st_name);
 				if (!sn || !*sn)
 					continue;
 				len = strlen(sn) + 1;
 				if (pass) {
-					out->v[nsyms] = (struct btfi_sym){ s.st_value, s.st_size,
+					out->v[nsyms] = (struct btfi_sym){ sym_addr(elf, &s, rel), s.st_size,
 						(char *)(uintptr_t)strsz, GELF_ST_TYPE(s.st_info) == STT_GNU_IFUNC };
 					memcpy(out->strs + strsz, sn, len);
 				}

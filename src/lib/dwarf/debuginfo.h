@@ -28,11 +28,16 @@ enum btfi_debuginfo_src {
 	BTFI_DI_DEBUG_FILE,	/* opts.debug_file */
 	BTFI_DI_BUILD_ID,	/* <dir>/.build-id/xx/rest.debug */
 	BTFI_DI_DEBUGLINK,	/* .gnu_debuglink name (CRC or build-id checked) */
+	BTFI_DI_MODULE_PATH,	/* a module's ROOT/lib/modules/... (build-id checked) */
 };
 
 struct btfi_debuginfo {
 	const char *path;	/* the ELF asked about: what runs */
-	Elf *elf;		/* its sections, symbols and .eh_frame */
+	Elf *elf;		/* its sections, symbols and .eh_frame; of a
+				 * relocatable object, libdwfl's image with its
+				 * sections laid out (sh_addr) as the DWARF is
+				 * relocated (decompressed if the file is) */
+	bool relocatable;	/* ET_REL: addresses only mean section + offset */
 	const char *dwarf_path;	/* the file the DWARF came from (== path if in the file) */
 	Elf *dwarf_elf;		/* == elf when in the file */
 	Dwarf *dw;
@@ -55,7 +60,7 @@ int btfi_debuginfo_open(const char *path, const struct btfi_debuginfo_opts *opts
 			struct btfi_debuginfo **out);
 void btfi_debuginfo_close(struct btfi_debuginfo *di);
 
-/* "in the file", "--debug-file", "build-id", ".gnu_debuglink" */
+/* "in the file", "--debug-file", "build-id", ".gnu_debuglink", "module path" */
 const char *btfi_debuginfo_src_str(int src);
 
 /*

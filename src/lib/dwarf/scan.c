@@ -41,22 +41,6 @@ static double now_secs(void)
 
 /* ---- ELF side: file checks, symbols, sections ---- */
 
-/* (The structure of each file was checked as debuginfo.c opened it.) */
-static int check_elf(struct btfi_scan *s, struct scan_priv *p)
-{
-	GElf_Ehdr eh;
-
-	if (gelf_getehdr(s->elf, &eh) && eh.e_type == ET_REL) {
-		/* Its DWARF needs relocating (libdwfl) and its addresses are
-		 * per section: not handled yet, and unrelocated data would give
-		 * wrong names and locations. */
-		btfi_err(p->log, "%s: relocatable object (.o/.ko) not supported, use a linked binary",
-			 s->path);
-		return -EOPNOTSUPP;
-	}
-	return 0;
-}
-
 static bool has_symtab(Elf *elf)
 {
 	Elf_Scn *scn = NULL;
@@ -1027,9 +1011,6 @@ int btfi_scan_open(const char *path, const struct btfi_scan_opts *opts,
 	s->dwarfs[0] = s->dw;
 	s->ndwarfs = 1;
 	p->dwarfs_cap = 1;
-	err = check_elf(s, p);
-	if (err)
-		goto fail;
 	find_loc_sections(s, p);
 	err = load_elf_tables(s, p);
 	if (!err)
