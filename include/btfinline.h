@@ -126,6 +126,11 @@ struct btfinline_open_opts {
 	 * being opened; for a raw blob, /sys/kernel/btf/vmlinux. */
 	const char *base_path;
 	struct btfi_log log;
+	/* The base's own base, when the base is split BTF: a kernel module's
+	 * .BTF (or /sys/kernel/btf/<module>) builds on vmlinux's. An ELF or
+	 * raw BTF; default /sys/kernel/btf/vmlinux. Not used for a base that
+	 * is not split. (docs/FORMAT.md, "Kernel modules") */
+	const char *base_base_path;
 };
 
 int btfinline__open(const char *path, const struct btfinline_open_opts *opts,

@@ -139,6 +139,51 @@ static struct btf *open_base(const char *path, const char *base_path, bool *none
 	return base;
 }
 
+/*
+ * A kernel module's base: its own .BTF, split over vmlinux's (--base: the
+ * vmlinux it was built with, its .BTF or /sys/kernel/btf/vmlinux of that
+ * kernel), as one flattened BTF (format/base.h). elf: the module as the
+ * scan read it (decompressed).
+ */
+static struct btf *kmod_base(const char *path, Elf *elf, const char *vmlinux)
+{
+	const void *mod;
+	const char *why;
+	struct btf *vm, *flat;
+	size_t msz;
+	char eb[128];
+
+	if (!vmlinux) {
+		fprintf(stderr, "btfinline: %s: a kernel module, whose .BTF is split over vmlinux's: "
+			"pass --base VMLINUX (the vmlinux it was built with, or that kernel's "
+			"/sys/kernel/btf/vmlinux)\n", path);
+		return NULL;
+	}
+	mod = btfi_elf_section(elf, ".BTF", &msz);
+	if (!mod) {
+		fprintf(stderr, "btfinline: %s: kernel module without a .BTF section "
+			"(kernel built without CONFIG_DEBUG_INFO_BTF_MODULES?)\n", path);
+		return NULL;
+	}
+	if (access(vmlinux, R_OK)) {
+		fprintf(stderr, "btfinline: %s: %s\n", vmlinux, strerror(errno));
+		return NULL;
+	}
+	if (btfi_file_kind(vmlinux) == BTFI_FILE_ELF && btfi_elf_check_file(vmlinux, NULL))
+		return NULL;
+	vm = btf__parse(vmlinux, NULL);
+	if (!vm) {
+		fprintf(stderr, "btfinline: %s: cannot read vmlinux BTF: %s\n", vmlinux,
+			err_str(errno, eb, sizeof(eb)));
+		return NULL;
+	}
+	flat = btfi_base_flatten_btf(vm, mod, msz, &why);
+	btf__free(vm);
+	if (!flat)
+		fprintf(stderr, "btfinline: %s: .BTF over --base %s: %s\n", path, vmlinux, why);
+	return flat;
+}
+
 static int cmd_encode(int argc, char **argv)
 {
 	static const struct option lopts[] = {
@@ -153,6 +198,7 @@ static int cmd_encode(int argc, char **argv)
 	};
 	const char *out = NULL, *raw = NULL, *base_path = NULL, *path, *base_from = NULL;
 	bool in_place = false, verbose = false, no_narrow = false, no_own = false;
+	bool kmod = false, packed = false;
 	struct debug_opts dbg = {};
 	struct btfi_scan *s = NULL;
 	struct btf *base = NULL;
@@ -199,16 +245,33 @@ static int cmd_encode(int argc, char **argv)
 		return cli_usage(&cli_encode, "--debug-file %s: must be another file than ELF and the output",
 				 dbg.file);
 	dbg.verbose = verbose;
-	if (btfi_elf_check_file(path, NULL))
+	/* .ko.xz: the scan reads it through libdwfl, which decompresses */
+	packed = btfi_file_kind(path) == BTFI_FILE_PACKED;
+	if (packed && (out || in_place)) {
+		fprintf(stderr, "btfinline: %s: compressed: only --raw (-o or --in-place would "
+			"write the ELF uncompressed; decompress it first)\n", path);
+		return 2;
+	}
+	if (!packed && btfi_elf_check_file(path, NULL))
 		return 1;
-	base = open_base(path, base_path, &no_own);
-	if (!base && !no_own)
-		return 1;
+	kmod = packed || btfi_file_is_kmod(path);
+	if (!kmod) {
+		base = open_base(path, base_path, &no_own);
+		if (!base && !no_own)
+			return 1;
+	}
 	err = btfi_scan_open(path, &(struct btfi_scan_opts){ .sz = sizeof(struct btfi_scan_opts),
 			     .debug_file = dbg.file, .debug_dirs = dbg.dirs }, &s);
 	if (err)
 		goto out;	/* the scan logged the reason */
 	debug_opts_report(&dbg, path, s->dwarf_path, s->di->src);
+	if (kmod && !btfi_elf_is_kmod(s->elf)) {
+		fprintf(stderr, "btfinline: %s: compressed, and not a kernel module: decompress it first\n",
+			path);
+		goto out;
+	}
+	if (kmod && !(base = kmod_base(path, s->elf, base_path)))
+		goto out;
 	if (!base) {
 		/* Stripped ELF without .BTF: pahole -J ran on the debug file
 		 * (or before the split): its .BTF is the base, and goes into
@@ -280,7 +343,9 @@ const struct cli_cmd cli_encode = {
 "  --raw BLOB    the .BTF.inline blob alone (also with -o or --in-place);\n"
 "                one of -o, --in-place, --raw is needed\n"
 "  --base BTF    base BTF (ELF or raw) instead of ELF's own .BTF; when ELF\n"
-"                has none (also from its debug file), -o/--in-place add it\n"
+"                has none (also from its debug file), -o/--in-place add it;\n"
+"                for a kernel module (.ko, .ko.xz: --raw only): the vmlinux\n"
+"                (or its BTF) under the module's own .BTF\n"
 "  --debug-file FILE  DWARF from FILE (its build-id must match ELF's)\n"
 "  --debug-dir DIR    debug files under DIR (DIR:DIR2...) instead of /usr/lib/debug\n"
 "  --no-narrow   write registers narrower than their parameter as no location\n"

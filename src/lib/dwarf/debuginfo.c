@@ -87,28 +87,6 @@ static void unmap(struct mapped *m)
 	m->fd = -1;
 }
 
-/* What the first bytes say: ELF, a compression libdwfl undoes (gzip, bzip2,
- * xz), zstd (elfutils 0.188 in Debian 12 is built without it), other. */
-enum file_magic { MAGIC_ELF, MAGIC_PACKED, MAGIC_ZSTD, MAGIC_OTHER };
-
-static enum file_magic file_magic(const char *path)
-{
-	unsigned char b[6] = { 0 };
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n = fd >= 0 ? pread(fd, b, sizeof(b), 0) : -1;
-
-	if (fd >= 0)
-		close(fd);
-	if (n >= 4 && !memcmp(b, ELFMAG, SELFMAG))
-		return MAGIC_ELF;
-	if ((n >= 2 && b[0] == 0x1f && b[1] == 0x8b) || (n >= 3 && !memcmp(b, "BZh", 3)) ||
-	    (n == 6 && !memcmp(b, "\xfd" "7zXZ\0", 6)))
-		return MAGIC_PACKED;
-	if (n >= 4 && !memcmp(b, "\x28\xb5\x2f\xfd", 4))
-		return MAGIC_ZSTD;
-	return MAGIC_OTHER;
-}
-
 static int map_elf(const char *path, struct mapped *m, const struct btfi_log *log)
 {
 	struct stat st;
@@ -569,7 +547,7 @@ int btfi_debuginfo_open(const char *path, const struct btfi_debuginfo_opts *opts
 	bool optional = OPTS_GET(opts, optional, false);
 	struct btfi_debuginfo *di;
 	struct di_priv *p;
-	enum file_magic magic;
+	enum btfi_file_kind kind;
 	GElf_Ehdr eh;
 	int err;
 
@@ -592,14 +570,14 @@ int btfi_debuginfo_open(const char *path, const struct btfi_debuginfo_opts *opts
 	p->log = log;
 	p->roots = roots;
 	p->main.fd = p->dbg.fd = -1;
-	magic = file_magic(path);
-	if (magic == MAGIC_ZSTD) {
+	kind = btfi_file_kind(path);
+	if (kind == BTFI_FILE_ZSTD) {
 		btfi_err(log, "%s: compressed with zstd, which this elfutils (%s) cannot decompress; "
 			 "decompress it first (zstd -d)", path, dwfl_version(NULL));
 		err = -EOPNOTSUPP;
 		goto fail;
 	}
-	if (magic == MAGIC_PACKED) {	/* .ko.xz, .gz, .bz2: libdwfl unpacks */
+	if (kind == BTFI_FILE_PACKED) {	/* .ko.xz, .gz, .bz2: libdwfl unpacks */
 		p->rel = true;		/* (what a packed file is: modules) */
 		p->debug_file = debug_file;
 		err = open_dwfl(di, p, path, true, optional);

@@ -92,10 +92,12 @@ static int kernel_open(const char *blob, const char *base_file, const struct btf
 /* ---- user space ---- */
 
 static int user_open(const char *target, const char *blob, const char *base,
-		     const struct btfi_log *log, struct btfinline **out, struct btfi_source_info *info)
+		     const char *base_base, const struct btfi_log *log, struct btfinline **out,
+		     struct btfi_source_info *info)
 {
 	/* A blob's ids continue the target's own .BTF (or --base's). */
-	BTFI_OPTS(btfinline_open_opts, oo, .log = *log, .base_path = base ? base : blob ? target : NULL);
+	BTFI_OPTS(btfinline_open_opts, oo, .log = *log, .base_path = base ? base : blob ? target : NULL,
+		  .base_base_path = base_base);
 	const char *path = blob ? blob : target;
 	int err = btfinline__open(path, &oo, out);
 
@@ -112,6 +114,7 @@ int btfi_source_open(enum btfi_target t, const char *target, const struct btfi_s
 	static const struct btfi_log no_log;
 	const struct btfi_log *log = OPTS_HAS(opts, log) ? &opts->log : &no_log;
 	const char *blob = OPTS_GET(opts, inline_btf, NULL), *base = OPTS_GET(opts, base, NULL);
+	const char *base_base = OPTS_GET(opts, base_base, NULL);
 	struct btfi_source_info dummy;
 
 	*bi = NULL;
@@ -125,5 +128,5 @@ int btfi_source_open(enum btfi_target t, const char *target, const struct btfi_s
 		btfi_err(log, "inline info: no target file");
 		return -EINVAL;
 	}
-	return user_open(target, blob, base, log, bi, info);
+	return user_open(target, blob, base, base_base, log, bi, info);
 }

@@ -32,6 +32,9 @@ struct btfi_source_opts {
 	 * kernel: the vmlinux or BTF the blob was encoded from, which must
 	 * be the running kernel's */
 	const char *base;
+	/* the base's own base when the base is split BTF (a kernel module's
+	 * .BTF builds on vmlinux's); default /sys/kernel/btf/vmlinux */
+	const char *base_base;
 };
 
 enum btfi_source_how {
