@@ -152,6 +152,48 @@ static void destroy_all(struct bpf_link **links, size_t n)
 			pthread_join(th[i], NULL);
 }
 
+__u64 btfi_spec_cookie_base(int map_fd)
+{
+	__u64 key, next, max = 0;
+	int err;
+
+	/* above every key already in the map (other attachments) */
+	for (err = bpf_map_get_next_key(map_fd, NULL, &key); !err;
+	     err = bpf_map_get_next_key(map_fd, &key, &next), key = next)
+		if (key > max)
+			max = key;
+	return max;
+}
+
+int btfi_spec_add(int map_fd, __u64 *cookie, const struct btfi_site_spec *spec)
+{
+	int err;
+
+	do {
+		(*cookie)++;
+		err = bpf_map_update_elem(map_fd, cookie, spec, BPF_NOEXIST);
+	} while (err && errno == EEXIST);
+	return err ? -errno : 0;
+}
+
+struct btfinline_link *btfi_link_new(int map_fd, size_t n)
+{
+	struct btfinline_link *l = calloc(1, sizeof(*l));
+
+	if (!l)
+		return NULL;
+	l->map_fd = map_fd;
+	l->links = calloc(n ? n : 1, sizeof(*l->links));
+	l->cookies = calloc(n ? n : 1, sizeof(*l->cookies));
+	if (!l->links || !l->cookies) {
+		free(l->links);
+		free(l->cookies);
+		free(l);
+		return NULL;
+	}
+	return l;
+}
+
 void btfinline_link__destroy(struct btfinline_link *l)
 {
 	if (!l)
@@ -398,7 +440,7 @@ int btfi_attach_sites(struct bpf_program *prog, int pid, const char *binary,
 {
 	struct btfinline_link *l = NULL;
 	struct btfi_elf_info ei = { 0 };
-	__u64 key, next, cookie = 0;
+	__u64 cookie = 0;
 	uint64_t *offs = NULL, *moffs = NULL;
 	size_t *keep = NULL, nkeep = 0;
 	bool multi, retried = false;
@@ -424,16 +466,11 @@ int btfi_attach_sites(struct bpf_program *prog, int pid, const char *binary,
 	err = btfi_elf_info_load(binary, &ei, &opts->log);
 	if (err)
 		goto err;
-	l = calloc(1, sizeof(*l));
-	if (l) {
-		l->map_fd = map_fd;
-		l->links = calloc(n, sizeof(*l->links));
-		l->cookies = calloc(n, sizeof(*l->cookies));
-	}
+	l = btfi_link_new(map_fd, n);
 	offs = calloc(n, sizeof(*offs));
 	moffs = calloc(n, sizeof(*moffs));
 	keep = calloc(n, sizeof(*keep));
-	if (!l || !l->links || !l->cookies || !offs || !moffs || !keep) {
+	if (!l || !offs || !moffs || !keep) {
 		btfi_err(&opts->log, "%s: out of memory", binary);
 		err = -ENOMEM;
 		goto err;
@@ -442,11 +479,7 @@ int btfi_attach_sites(struct bpf_program *prog, int pid, const char *binary,
 	if (err)
 		goto err;
 again:
-	/* Cookies: above every key already in the map (other attachments). */
-	for (err = bpf_map_get_next_key(map_fd, NULL, &key); !err;
-	     err = bpf_map_get_next_key(map_fd, &key, &next), key = next)
-		if (key > cookie)
-			cookie = key;
+	cookie = btfi_spec_cookie_base(map_fd);
 
 	for (size_t j = 0; j < nkeep; j++) {
 		LIBBPF_OPTS(bpf_uprobe_opts, uo);
@@ -470,12 +503,8 @@ again:
 				memcpy(a->steps, s->extra[k].steps, sizeof(a->steps));
 			}
 		}
-		do {
-			cookie++;
-			err = bpf_map_update_elem(map_fd, &cookie, &spec, BPF_NOEXIST);
-		} while (err && errno == EEXIST);
+		err = btfi_spec_add(map_fd, &cookie, &spec);
 		if (err) {
-			err = -errno;
 			btfi_err(&opts->log, "%s: %s: spec map update: %s%s", binary, s->func,
 				 strerror(-err), err == -E2BIG ? " (btfi_specs full)" : "");
 			goto err;
@@ -510,7 +539,6 @@ again:
 					bpf_map_delete_elem(map_fd, &l->cookies[j]);
 				memset(l->cookies, 0, n * sizeof(*l->cookies));
 				l->cnt = 0;
-				cookie = 0;
 				retried = true;
 				goto again;
 			}

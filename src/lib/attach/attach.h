@@ -61,6 +61,16 @@ struct btfinline_link {
 	int multi_fd;
 };
 
+/* Specs in the program's map, keyed by the BPF cookie: the first free
+ * cookie base (above every key other attachments hold), and one spec
+ * added under the next free cookie (*cookie advanced); 0 or -errno. */
+__u64 btfi_spec_cookie_base(int map_fd);
+int btfi_spec_add(int map_fd, __u64 *cookie, const struct btfi_site_spec *spec);
+
+/* An empty link for n sites owning map_fd (closed by destroy); NULL if
+ * out of memory (map_fd stays the caller's then). */
+struct btfinline_link *btfi_link_new(int map_fd, size_t n);
+
 /* Attach type of uprobe_multi links (Linux 6.6+, unknown to libbpf 1.1).
  * A program loaded with this expected attach type is attached at all
  * sites through one link; otherwise one perf-event uprobe per site. */

@@ -199,7 +199,7 @@ int btfi_attach_ksites(struct bpf_program *prog, const struct btfi_attach_site *
 		       struct btfinline_link **out, struct btfi_kskips *skips)
 {
 	struct btfinline_link *l = NULL;
-	__u64 key, next, cookie = 0;
+	__u64 cookie = 0;
 	int err, map_fd, pmu;
 
 	*out = NULL;
@@ -216,21 +216,13 @@ int btfi_attach_ksites(struct bpf_program *prog, const struct btfi_attach_site *
 	map_fd = btfi_spec_map_fd(prog, &opts->log);
 	if (map_fd < 0)
 		return map_fd;
-	l = calloc(1, sizeof(*l));
-	if (l) {
-		l->map_fd = map_fd;
-		l->links = calloc(n, sizeof(*l->links));
-		l->cookies = calloc(n, sizeof(*l->cookies));
-	}
-	if (!l || !l->links || !l->cookies) {
+	l = btfi_link_new(map_fd, n);
+	if (!l) {
 		btfi_err(&opts->log, "kernel: out of memory");
 		err = -ENOMEM;
 		goto err;
 	}
-	for (err = bpf_map_get_next_key(map_fd, NULL, &key); !err;
-	     err = bpf_map_get_next_key(map_fd, &key, &next), key = next)
-		if (key > cookie)
-			cookie = key;
+	cookie = btfi_spec_cookie_base(map_fd);
 
 	for (size_t i = 0; i < n; i++) {
 		const struct btfi_attach_site *s = &sites[i];
@@ -242,12 +234,8 @@ int btfi_attach_ksites(struct bpf_program *prog, const struct btfi_attach_site *
 		/* PT_REGS_IP in a kprobe is the probe address + 1; ADDR
 		 * arguments rebase by ip - vaddr, i.e. by the KASLR slide. */
 		fill_spec(s, s->vaddr - kaslr_delta + 1, &spec);
-		do {
-			cookie++;
-			err = bpf_map_update_elem(map_fd, &cookie, &spec, BPF_NOEXIST);
-		} while (err && errno == EEXIST);
+		err = btfi_spec_add(map_fd, &cookie, &spec);
 		if (err) {
-			err = -errno;
 			btfi_err(&opts->log, "kernel: %s: spec map update: %s%s", s->func,
 				 strerror(-err), err == -E2BIG ? " (btfi_specs full)" : "");
 			goto err;
