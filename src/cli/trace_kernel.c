@@ -11,37 +11,128 @@
 #include <string.h>
 #include <time.h>
 #include <sys/resource.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <gelf.h>
 #include <bpf/libbpf.h>
 #include "attach/attach_kernel.h"
+#include "elf_file.h"
+#include "log.h"
 #include "source/source.h"
 #include "attach/kallsyms.h"
 #include "trace_kernel.h"
 
+/* vmlinux, or one loaded module: its inline info and where it runs. */
+struct kobj {
+	char name[64];		/* "vmlinux" or the module's */
+	bool is_mod;
+	struct btfi_kmod mod;	/* section load addresses */
+	struct btfinline *bi;
+	uint64_t lo, hi;	/* span of its probe addresses */
+	bool any, gone;
+};
+
 struct trace_kernel {
 	struct btfi_ksyms *ks;
 	struct btfi_kblacklist bl;
-	struct btfi_kskips skips;
+	struct kobj *objs;
+	size_t nobjs;
 };
 
-int trace_kernel_open(const char *inline_btf, const char *base, struct trace_kernel **out,
-		      struct btfinline **bi)
+/* "MODULE=FILE", or FILE: a module's ELF (encode -o of its .ko) names
+ * itself in .modinfo; anything else is vmlinux's. */
+static int blob_target(const char *arg, char *mod, size_t len, const char **file)
 {
-	BTFI_OPTS(btfi_ksyms_opts, kso);
-	BTFI_OPTS(btfi_source_opts, so, .inline_btf = inline_btf, .base = base);
-	struct trace_kernel *tk;
+	const char *eq = strchr(arg, '=');
+	int fd;
+	Elf *elf;
+	bool named = false;
+
+	*mod = 0;
+	*file = arg;
+	if (eq && access(arg, F_OK) && (size_t)(eq - arg) < len && eq > arg && !memchr(arg, '/', eq - arg)) {
+		memcpy(mod, arg, eq - arg);
+		mod[eq - arg] = 0;
+		*file = eq + 1;
+		return 0;
+	}
+	if (btfi_file_kind(arg) != BTFI_FILE_ELF || (fd = open(arg, O_RDONLY | O_CLOEXEC)) < 0)
+		return 0;
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (elf && btfi_elf_is_kmod(elf))
+		named = btfi_elf_kmod_name(elf, mod, len);
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	if (elf && btfi_file_is_kmod(arg) && !named) {
+		fprintf(stderr, "btfinline: %s: kernel module without a .modinfo name: pass --inline-btf NAME=%s\n",
+			arg, arg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int add_obj(struct trace_kernel *tk, const char *mod, const char *blob, const char *base)
+{
+	BTFI_OPTS(btfi_source_opts, so, .inline_btf = blob, .base = mod ? NULL : base,
+		  .module = mod);
+	struct kobj *o, *no;
 	int err;
 
+	for (size_t i = 0; i < tk->nobjs; i++)
+		if (!strcmp(tk->objs[i].name, mod ? mod : "vmlinux")) {
+			fprintf(stderr, "btfinline: kernel: two inline infos for %s\n", tk->objs[i].name);
+			return -EINVAL;
+		}
+	no = realloc(tk->objs, (tk->nobjs + 1) * sizeof(*no));
+	if (!no)
+		return -ENOMEM;
+	tk->objs = no;
+	o = &tk->objs[tk->nobjs];
+	memset(o, 0, sizeof(*o));
+	snprintf(o->name, sizeof(o->name), "%s", mod ? mod : "vmlinux");
+	o->is_mod = mod;
+	err = btfi_source_open(BTFI_TARGET_KERNEL, NULL, &so, &o->bi, NULL);
+	if (!err && mod)
+		err = btfi_kmod_load(mod, &o->mod, NULL);
+	if (err) {
+		btfinline__free(o->bi);
+		btfi_kmod_free(&o->mod);
+		return err;
+	}
+	tk->nobjs++;
+	return 0;
+}
+
+int trace_kernel_open(const char *const *blobs, int nblobs, const char *base,
+		      struct trace_kernel **out)
+{
+	BTFI_OPTS(btfi_ksyms_opts, kso);
+	struct trace_kernel *tk;
+	bool have_vmlinux = false;
+	int err = 0;
+
 	*out = NULL;
-	*bi = NULL;
 	tk = calloc(1, sizeof(*tk));
 	if (!tk)
 		return -ENOMEM;
-	err = btfi_source_open(BTFI_TARGET_KERNEL, NULL, &so, bi, NULL);
+	for (int i = 0; i < nblobs && !err; i++) {
+		char mod[64];
+		const char *file;
+
+		err = blob_target(blobs[i], mod, sizeof(mod), &file);
+		if (!err)
+			err = add_obj(tk, *mod ? mod : NULL, file, base);
+		have_vmlinux |= !err && !*mod;
+	}
+	/* vmlinux: its own sysfs blob, unless given; with only modules'
+	 * blobs given, vmlinux's is used when the kernel has one */
+	if (!err && !have_vmlinux && (!nblobs || !access(BTFI_SYSFS_INLINE, R_OK)))
+		err = add_obj(tk, NULL, NULL, base);
 	if (!err)
 		err = btfi_ksyms_load(&kso, &tk->ks);
 	if (err) {
-		btfinline__free(*bi);
-		*bi = NULL;
 		trace_kernel_close(tk);
 		return err;
 	}
@@ -54,28 +145,98 @@ void trace_kernel_close(struct trace_kernel *tk)
 {
 	if (!tk)
 		return;
+	for (size_t i = 0; i < tk->nobjs; i++) {
+		btfinline__free(tk->objs[i].bi);
+		btfi_kmod_free(&tk->objs[i].mod);
+	}
+	free(tk->objs);
 	btfi_ksyms_free(tk->ks);
 	btfi_kblacklist_free(&tk->bl);
 	free(tk);
 }
 
-int trace_kernel_collect(struct trace_kernel *tk, struct btfinline *bi, const char *func,
-			 bool no_entry, enum btfinline_policy policy, struct btfi_site_list *sl)
+int trace_kernel_collect(struct trace_kernel *tk, const char *func, bool no_entry,
+			 enum btfinline_policy policy, struct btfi_site_list *sl,
+			 trace_kernel_prep_fn prep, void *ctx)
 {
 	struct btfi_kskips sk = { 0 };
+	struct btfi_msgbuf unknown = { { 0 } }, none = { { 0 } };
+	bool added = false;
 	int err;
 
-	err = btfi_collect_ksites(bi, tk->ks, &tk->bl, func, no_entry, NULL, NULL, NULL, sl, &sk);
-	if (!err && sk.nmissed && policy != BTFI_BEST_EFFORT) {
+	for (size_t i = 0; i < tk->nobjs; i++) {
+		struct kobj *o = &tk->objs[i];
+		struct btfi_msgbuf m = { { 0 } };
+		struct btfi_log ml = BTFI_LOG_KEEP(&m);
+		size_t from = sl->cnt;
+
+		err = btfi_collect_ksites(o->bi, tk->ks, o->is_mod ? &o->mod : NULL, &tk->bl, func,
+					  no_entry, NULL, NULL, &ml, sl, &sk);
+		if (err == -ESRCH)
+			continue;	/* not in this module */
+		if (err == -ENOENT) {	/* unknown in vmlinux, or nothing probe-able */
+			struct btfi_msgbuf *keep = strstr(m.s, "no probe-able") ? &none : &unknown;
+
+			if (!keep->s[0])
+				memcpy(keep, &m, sizeof(m));
+			continue;
+		}
+		if (err) {
+			if (m.s[0])
+				fprintf(stderr, "btfinline: %s\n", m.s);
+			return err;
+		}
+		for (size_t k = from; k < sl->cnt; k++) {
+			uint64_t a = sl->sites[k].vaddr;
+
+			if (!o->any || a < o->lo)
+				o->lo = a;
+			if (!o->any || a > o->hi)
+				o->hi = a;
+			o->any = true;
+		}
+		err = prep(ctx, from, btfinline__btf(o->bi));
+		if (err)
+			return err;
+		added = true;
+	}
+	if (!added) {
+		fprintf(stderr, "btfinline: %s\n", none.s[0] ? none.s : unknown.s[0] ? unknown.s :
+			"kernel: no inline site and no kernel symbol of that name");
+		return -ENOENT;
+	}
+	if (sk.nmissed && policy != BTFI_BEST_EFFORT) {
 		fprintf(stderr, "btfinline: kernel: %s: %zu site%s cannot be probed, calls there would "
 			"be missed, refusing (--best-effort to attach the others): %s\n", func,
 			sk.nmissed, sk.nmissed > 1 ? "s" : "", sk.text);
 		return -ENOTSUP;
 	}
-	if (!err && sk.n)
+	if (sk.n)
 		fprintf(stderr, "btfinline: kernel: %s: %zu site%s skipped: %s\n", func, sk.n,
 			sk.n > 1 ? "s" : "", sk.text);
-	return err;
+	return 0;
+}
+
+size_t trace_kernel_poll(struct trace_kernel *tk, struct btfinline_link *link)
+{
+	size_t live = 0;
+
+	for (size_t i = 0; i < tk->nobjs; i++) {
+		struct kobj *o = &tk->objs[i];
+		size_t n;
+
+		if (!o->is_mod || !o->any || o->gone || btfi_kmod_loaded(o->name))
+			continue;
+		/* the kernel disarmed them as the module went; closing the
+		 * events unregisters them */
+		n = btfi_link_detach_range(link, o->lo, o->hi);
+		o->gone = true;
+		fprintf(stderr, "btfinline: kernel: module %s was unloaded: its %zu probe%s removed\n",
+			o->name, n, n == 1 ? "" : "s");
+	}
+	for (size_t i = 0; link && i < link->cnt; i++)
+		live += link->links[i] != NULL;
+	return live;
 }
 
 /* Each kprobe holds a perf event fd and a BPF link fd. */

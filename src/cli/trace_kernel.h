@@ -10,14 +10,25 @@
 
 struct trace_kernel;
 
-/* Inline info (`inline_btf`, NULL: /sys/kernel/btf/vmlinux.inline), checked
- * against the running kernel (and `base` if given), kallsyms, blacklist. */
-int trace_kernel_open(const char *inline_btf, const char *base, struct trace_kernel **tk,
-		      struct btfinline **bi);
+/* Inline info, one --inline-btf each: FILE (vmlinux's; a module's ELF
+ * from `encode -o` is named by its .modinfo) or MODULE=FILE; vmlinux's
+ * defaults to /sys/kernel/btf/vmlinux.inline. Each checked against the
+ * running kernel (vmlinux's against `base` if given) or the loaded module.
+ * Also kallsyms and the kprobe blacklist. */
+int trace_kernel_open(const char *const *blobs, int nblobs, const char *base,
+		      struct trace_kernel **tk);
 void trace_kernel_close(struct trace_kernel *tk);
-/* Sites of func appended to sl; skipped sites reported on stderr. */
-int trace_kernel_collect(struct trace_kernel *tk, struct btfinline *bi, const char *func,
-			 bool no_entry, enum btfinline_policy policy, struct btfi_site_list *sl);
+/* Called after each object's sites of a function were appended to the
+ * list (from index `from`), with that object's BTF. */
+typedef int (*trace_kernel_prep_fn)(void *ctx, size_t from, const struct btf *btf);
+/* Sites of func in vmlinux and every module given, appended to sl;
+ * skipped sites reported on stderr. */
+int trace_kernel_collect(struct trace_kernel *tk, const char *func, bool no_entry,
+			 enum btfinline_policy policy, struct btfi_site_list *sl,
+			 trace_kernel_prep_fn prep, void *ctx);
+/* Modules unloaded since: their probes detached, one line each. Returns
+ * the number of probes still attached. */
+size_t trace_kernel_poll(struct trace_kernel *tk, struct btfinline_link *link);
 /* Attach prog at every site (raises RLIMIT_NOFILE; reports attach time). */
 int trace_kernel_attach(struct trace_kernel *tk, struct bpf_program *prog,
 			const struct btfi_site_list *sl, enum btfinline_policy policy,

@@ -132,7 +132,7 @@ static int k_collect(struct target *t, struct btfinline *bi, const char *func, b
 	if (err)
 		return err;
 	btfi_kblacklist_load(NULL, &k->bl);
-	return btfi_collect_ksites(bi, k->ks, &k->bl, func, no_entry, filter, filter_ctx, log, sl,
+	return btfi_collect_ksites(bi, k->ks, NULL, &k->bl, func, no_entry, filter, filter_ctx, log, sl,
 				   &k->skips);
 }
 

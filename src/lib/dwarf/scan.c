@@ -604,6 +604,13 @@ static int param_loc(struct btfi_scan *s, struct scan_priv *p, struct walk_ctx *
 		err = btfi_dwexpr_loc(ops, nops, &in, loc);
 		if (err)
 			return err;
+		/* An address in a relocatable object (a module's static data)
+		 * is section + offset; its sections load apart, and ADDR has
+		 * one base for the whole file: no form for it. */
+		if (loc->kind == BTFI_LOC_KADDR && s->di->relocatable) {
+			loc->kind = BTFI_LOC_NONE;
+			loc->reason = BTFI_R_UNSUPPORTED;
+		}
 		if (loc->kind == BTFI_LOC_NONE && loc->reason == BTFI_R_UNSUPPORTED &&
 		    (err = count_shape(s, p, ops, nops)))
 			return err;

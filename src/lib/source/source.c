@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* The inline info of a target, from wherever it is (source/source.h). */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <bpf/btf.h>
+#include <elfutils/libdwelf.h>
 #include "attach/attach_kprobe.h"
+#include "attach/kmodule.h"
+#include "format/base.h"
 #include "elf_file.h"
 #include "log.h"
 #include "opts.h"
@@ -89,6 +94,145 @@ static int kernel_open(const char *blob, const char *base_file, const struct btf
 	return 0;
 }
 
+/* ---- a loaded kernel module ---- */
+
+/* The whole file (sysfs files report no size). */
+static void *slurp(const char *path, size_t *sz)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t cap = 1 << 16, n = 0;
+	char *buf = NULL, *nb;
+	ssize_t got = 0;
+
+	if (fd < 0)
+		return NULL;
+	while ((nb = realloc(buf, cap))) {
+		buf = nb;
+		got = read(fd, buf + n, cap - n);
+		if (got <= 0)
+			break;
+		n += got;
+		if (n == cap)
+			cap *= 2;
+	}
+	close(fd);
+	if (!nb || got < 0) {
+		free(buf);
+		return NULL;
+	}
+	*sz = n;
+	return buf;
+}
+
+/*
+ * An ELF blob (encode -o of a .ko) names what it was built from: its
+ * .modinfo name, its build-id and its own .BTF must be the loaded
+ * module's (/sys/module/<m>/notes, /sys/kernel/btf/<m>).
+ */
+static int check_kmod_elf(const char *blob, const char *mod, const char *mbtf,
+			  const struct btfi_log *log)
+{
+	char name[64] = "", have[130] = "", want[130] = "";
+	const void *own, *id;
+	void *live = NULL;
+	size_t osz, lsz = 0;
+	struct btfi_base_diff d;
+	ssize_t nid;
+	Elf *elf;
+	int fd, err = 0;
+
+	fd = open(blob, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		err = -errno;
+		btfi_err(log, "%s: %s", blob, strerror(-err));
+		return err;
+	}
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf || !btfi_elf_is_kmod(elf) || !btfi_elf_kmod_name(elf, name, sizeof(name))) {
+		btfi_err(log, "%s: not a kernel module (no .modinfo name), cannot be module %s's inline info",
+			 blob, mod);
+		err = -EINVAL;
+		goto out;
+	}
+	if (strcmp(name, mod)) {
+		btfi_err(log, "%s: inline info of module %s, not of %s", blob, name, mod);
+		err = -EINVAL;
+		goto out;
+	}
+	nid = dwelf_elf_gnu_build_id(elf, &id);
+	for (ssize_t i = 0; i < nid && i < 64; i++)
+		snprintf(have + 2 * i, 3, "%02x", ((const unsigned char *)id)[i]);
+	if (btfi_kmod_build_id(mod, want, sizeof(want)) && strcmp(have, want)) {
+		btfi_err(log, "%s: module %s: built for build-id %s, the loaded module is %s",
+			 blob, mod, *have ? have : "(none)", want);
+		err = -ESTALE;
+		goto out;
+	}
+	own = btfi_elf_section(elf, ".BTF", &osz);
+	live = slurp(mbtf, &lsz);
+	if (!own || !live || btfi_base_same_raw(own, osz, live, lsz, &d)) {
+		btfi_err(log, "%s: module %s: its .BTF is not the loaded module's %s (%zu vs %zu bytes)",
+			 blob, mod, mbtf, osz, lsz);
+		err = -ESTALE;
+	}
+out:
+	free(live);
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return err;
+}
+
+static int kmod_open(const char *mod, const char *blob, const struct btfi_log *log,
+		     struct btfinline **out, struct btfi_source_info *info)
+{
+	char mbtf[256], sysinl[256];
+	struct btfi_msgbuf m = { { 0 } };
+	BTFI_OPTS(btfinline_open_opts, oo, .base_path = mbtf, .base_base_path = BTFI_SYSFS_BTF,
+		  .log = BTFI_LOG_KEEP(&m));
+	const char *path = blob;
+	int err;
+
+	*out = NULL;
+	if (!btfi_kmod_loaded(mod)) {
+		btfi_err(log, "kernel: module %s is not loaded", mod);
+		return -ENOENT;
+	}
+	snprintf(mbtf, sizeof(mbtf), BTFI_SYSFS_BTF_DIR "/%s", mod);
+	snprintf(sysinl, sizeof(sysinl), BTFI_SYSFS_BTF_DIR "/%s.inline", mod);
+	if (access(mbtf, R_OK)) {
+		err = -errno;
+		btfi_err(log, "kernel: module %s: %s: %s (kernel without CONFIG_DEBUG_INFO_BTF_MODULES?)",
+			 mod, mbtf, strerror(-err));
+		return err;
+	}
+	if (!path) {
+		path = sysinl;
+		if (access(path, R_OK)) {
+			btfi_err(log, "%s: not provided by this kernel; pass --inline-btf %s=FILE "
+				 "(btfinline encode %s.ko --base VMLINUX --raw FILE, from its debug module)",
+				 path, mod, mod);
+			return -ENOENT;
+		}
+	}
+	if (blob && btfi_file_kind(blob) == BTFI_FILE_ELF &&
+	    (err = check_kmod_elf(blob, mod, mbtf, log)))
+		return err;
+	err = btfinline__open(path, &oo, out);
+	if (err) {
+		if (err == -ENOENT || err == -EACCES || err == -ENOMEM || err == -EIO)
+			btfi_err(log, "%s", m.s);
+		else
+			btfi_err(log, "%s; not inline info for module %s as loaded (its BTF is %s)",
+				 m.s, mod, mbtf);
+		return err == -EINVAL ? -ESTALE : err;
+	}
+	info->how = blob ? BTFI_SOURCE_FILE : BTFI_SOURCE_SYSFS;
+	snprintf(info->path, sizeof(info->path), "%s", path);
+	return 0;
+}
+
 /* ---- user space ---- */
 
 static int user_open(const char *target, const char *blob, const char *base,
@@ -122,6 +266,8 @@ int btfi_source_open(enum btfi_target t, const char *target, const struct btfi_s
 		return -EINVAL;
 	if (!info)
 		info = &dummy;
+	if (t == BTFI_TARGET_KERNEL && OPTS_GET(opts, module, NULL))
+		return kmod_open(opts->module, blob, log, bi, info);
 	if (t == BTFI_TARGET_KERNEL)
 		return kernel_open(blob, base, log, bi, info);
 	if (!target) {

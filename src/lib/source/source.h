@@ -4,7 +4,9 @@
  * and the attach API. A user-space target: its own .BTF.inline section, or
  * a blob (raw or an ELF holding the section) over the target's .BTF. The
  * running kernel: a blob given by the caller, else the kernel's own
- * /sys/kernel/btf/vmlinux.inline, always over /sys/kernel/btf/vmlinux.
+ * /sys/kernel/btf/vmlinux.inline, always over /sys/kernel/btf/vmlinux; a
+ * loaded module's likewise over /sys/kernel/btf/<module> (itself over
+ * vmlinux's), refused unless it was built for the module as loaded.
  * Every view is validated by the reader against its base before use.
  * (Next: a cache keyed by build-id and an encode from DWARF on demand
  * plug in here, after the places above.)
@@ -35,6 +37,10 @@ struct btfi_source_opts {
 	/* the base's own base when the base is split BTF (a kernel module's
 	 * .BTF builds on vmlinux's); default /sys/kernel/btf/vmlinux */
 	const char *base_base;
+	/* kernel: the inline info of this loaded module instead of vmlinux's
+	 * (inline_btf, else /sys/kernel/btf/<module>.inline), over
+	 * /sys/kernel/btf/<module> and /sys/kernel/btf/vmlinux */
+	const char *module;
 };
 
 enum btfi_source_how {
