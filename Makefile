@@ -20,12 +20,18 @@ override CFLAGS += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wmissing-prot
 # a large part of a `dump` of one function; they also copy into the test
 # VM's initramfs as they are. ASan needs a dynamic libc: only the libraries
 # are static there.
+# STATIC=0 links them as shared libraries instead (the Debian package:
+# Debian's security updates of libbpf and elfutils then reach the CLI;
+# README, Install, has the startup cost of each).
 LIBS_A  := -lbpf -ldw -lelf -lcapstone -lz -llzma -lbz2
-ifeq ($(SAN),)
+STATIC  ?= 1
+ifneq ($(SAN),)
+LIBS    := -Wl,-Bstatic $(LIBS_A) -Wl,-Bdynamic
+else ifeq ($(STATIC),1)
 LDFLAGS += -static
 LIBS    := $(LIBS_A)
 else
-LIBS    := -Wl,-Bstatic $(LIBS_A) -Wl,-Bdynamic
+LIBS    := -Wl,--as-needed -lbpf -ldw -lelf -lcapstone
 endif
 
 # One version, in the file VERSION: `btfinline --version`.
@@ -47,11 +53,22 @@ UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 LIB := $(BUILD)/libbtfinline.a
 BIN := $(BUILD)/btfinline
 
+# Shared library: the same sources compiled again with -fPIC (the CLI and
+# libbtfinline.a keep non-PIC objects), symbols limited to the public API
+# by src/lib/libbtfinline.map. SOVERSION is the ABI's major number.
+SOVERSION := 0
+SONAME    := libbtfinline.so.$(SOVERSION)
+SO        := $(BUILD)/libbtfinline.so.$(VERSION)
+PIC_OBJS  := $(patsubst src/lib/%.c,$(BUILD)/pic/lib/%.o,$(LIB_SRCS))
+PC        := $(BUILD)/btfinline.pc
+MANS      := $(patsubst docs/man/%.rst,$(BUILD)/man/%.8,$(wildcard docs/man/*.rst))
+
 # Keep generated BPF objects and skeletons: tests build against them.
 .SECONDARY:
 
-.PHONY: all deps run check check-fast asan fuzz fixtures unit interop clean print-reader-srcs print-libs
-all: $(BIN) $(LIB)
+.PHONY: all deps run check check-fast asan fuzz fixtures unit interop clean print-reader-srcs print-libs \
+	man install uninstall deb FORCE
+all: $(BIN) $(LIB) $(if $(SAN),,$(SO) $(PC))
 
 deps:
 	@scripts/deps.sh
@@ -64,17 +81,30 @@ $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
 
 $(BUILD)/lib/%.o: src/lib/%.c $(wildcard src/lib/*.h src/lib/*/*.h include/*.h) $(SKELS) | $(BUILD)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
 $(BUILD)/cli/%.o: src/cli/%.c $(wildcard src/cli/*.h src/lib/*.h src/lib/*/*.h include/*.h) $(SKELS) | $(BUILD)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Isrc/cli -c $< -o $@
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc/cli -c $< -o $@
 
 $(BUILD)/cli/main.o: VERSION
 $(BUILD)/cli/main.o: override CFLAGS += -DBTFI_VERSION='"$(VERSION)"'
 
 $(LIB): $(LIB_OBJS)
 	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/pic/lib/%.o: src/lib/%.c $(wildcard src/lib/*.h src/lib/*/*.h include/*.h) | $(BUILD)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -c $< -o $@
+
+# Only the libraries it calls are DT_NEEDED (--as-needed); --no-undefined
+# catches a missing one at build time rather than at a user's dlopen.
+$(SO): $(PIC_OBJS) src/lib/libbtfinline.map
+	$(CC) -shared $(filter-out -static,$(LDFLAGS)) -Wl,-soname,$(SONAME) \
+		-Wl,--version-script=src/lib/libbtfinline.map -Wl,--no-undefined \
+		-o $@ $(PIC_OBJS) -Wl,--as-needed -lbpf -ldw -lelf -lcapstone
+	ln -sf $(notdir $@) $(BUILD)/$(SONAME)
+	ln -sf $(SONAME) $(BUILD)/libbtfinline.so
 
 $(BIN): $(CLI_OBJS) $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(LIB) $(LIBS)
@@ -159,6 +189,71 @@ check: deps
 	$(MAKE) all unit
 	$(MAKE) asan
 	tests/run.sh
+
+# ---- Install ----
+# PREFIX and DESTDIR as usual; debian/rules sets PREFIX=/usr and LIBDIR to
+# the multiarch directory. Directories are left in place by uninstall.
+PREFIX       ?= /usr/local
+BINDIR       ?= $(PREFIX)/bin
+LIBDIR       ?= $(PREFIX)/lib
+INCLUDEDIR   ?= $(PREFIX)/include
+MANDIR       ?= $(PREFIX)/share/man
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+BASHCOMPDIR  ?= $(PREFIX)/share/bash-completion/completions
+INSTALL      ?= install
+RST2MAN      ?= rst2man
+HEADERS      := include/btfinline.h include/btfinline.bpf.h
+
+# The .pc names the install directories: regenerated every time (a sed),
+# replaced only when it changes (make PREFIX=... after a plain make).
+$(PC): src/lib/btfinline.pc.in FORCE | $(BUILD)
+	@sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' \
+	    -e 's|@LIBDIR@|$(patsubst $(PREFIX)/%,$${prefix}/%,$(LIBDIR))|' \
+	    -e 's|@INCLUDEDIR@|$(patsubst $(PREFIX)/%,$${prefix}/%,$(INCLUDEDIR))|' $< > $@.tmp
+	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@ && echo "  PC $@ (prefix $(PREFIX))"; fi
+
+# Man pages (section 8, as bpftool's): reStructuredText in docs/man/.
+$(BUILD)/man/%.8: docs/man/%.rst VERSION
+	@mkdir -p $(dir $@)
+	sed 's/@VERSION@/$(VERSION)/' $< | $(RST2MAN) --strict > $@.tmp && mv $@.tmp $@
+
+man: $(MANS)
+
+install: $(BIN) $(LIB) $(SO) $(PC) $(MANS)
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) \
+		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(BASHCOMPDIR)
+	$(INSTALL) -m 755 $(BIN) $(DESTDIR)$(BINDIR)/btfinline
+	$(INSTALL) -m 644 $(LIB) $(SO) $(DESTDIR)$(LIBDIR)/
+	ln -sf $(notdir $(SO)) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libbtfinline.so
+	$(INSTALL) -m 644 $(HEADERS) $(DESTDIR)$(INCLUDEDIR)/
+	$(INSTALL) -m 644 $(PC) $(DESTDIR)$(PKGCONFIGDIR)/
+	$(INSTALL) -m 644 $(MANS) $(DESTDIR)$(MANDIR)/man8/
+	$(INSTALL) -m 644 bash-completion/btfinline $(DESTDIR)$(BASHCOMPDIR)/btfinline
+	[ -n "$(DESTDIR)" ] || ldconfig || true	# the new .so in the loader's cache
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/btfinline \
+		$(DESTDIR)$(LIBDIR)/libbtfinline.a $(DESTDIR)$(LIBDIR)/libbtfinline.so \
+		$(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/$(notdir $(SO)) \
+		$(addprefix $(DESTDIR)$(INCLUDEDIR)/,$(notdir $(HEADERS))) \
+		$(DESTDIR)$(PKGCONFIGDIR)/btfinline.pc \
+		$(addprefix $(DESTDIR)$(MANDIR)/man8/,$(notdir $(MANS))) \
+		$(DESTDIR)$(BASHCOMPDIR)/btfinline
+	[ -n "$(DESTDIR)" ] || ldconfig || true
+
+# Debian packages (debian/): built in a copy of the tree under DEBDIR, the
+# .debs left there. tests/t_install.sh builds, installs and removes them.
+DEBDIR ?= $(BUILD)/deb
+DEB_EXCLUDE := --exclude='./build*' --exclude=./.git --exclude=./debian/.debhelper \
+	--exclude=./debian/tmp --exclude=./debian/files --exclude='./debian/*.substvars' \
+	--exclude=./debian/debhelper-build-stamp --exclude=./debian/btfinline \
+	--exclude=./debian/libbtfinline0 --exclude=./debian/libbtfinline-dev
+deb:
+	rm -rf $(DEBDIR) && mkdir -p $(DEBDIR)/btfinline-$(VERSION)
+	tar $(DEB_EXCLUDE) -cf - . | tar -xf - -C $(DEBDIR)/btfinline-$(VERSION)
+	cd $(DEBDIR)/btfinline-$(VERSION) && env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS dpkg-buildpackage -us -uc -b
+	@ls $(DEBDIR)/*.deb
 
 clean:
 	rm -rf build build-asan build-fuzz

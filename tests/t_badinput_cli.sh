@@ -12,6 +12,7 @@ cd "$tmp" || exit 1
 printf 'hello, not an ELF\n' >text
 : >empty
 mkdir dir
+mkfifo fifo
 printf '\x9f\xeb\x01\x00' >btf4			# BTF magic, nothing else
 cp "$FIXTURES/shapes-gcc-dw5" good
 cp "$FIXTURES/shapes-clang-dw5" other
@@ -88,6 +89,8 @@ cases=(
 	"encode good --base other -o out|1|good: base other is not this file's own .BTF"
 	"encode good --base trunc -o out|1|trunc: truncated ELF file"
 	"encode badbtf -o out|1|badbtf: base BTF type \[[0-9]+\]: name offset out of range"
+	"encode good --raw dir|1|dir: Is a directory"
+	"encode good -o fifo|1|fifo: not a regular file, refusing to replace it"
 	"trace -x missing scale|1|missing: No such file or directory"
 	"trace -x text scale|1|text: not an ELF file or a BTF blob"
 	"trace -x trunc scale|1|trunc: truncated ELF file"
@@ -114,6 +117,17 @@ for bin in "${bins[@]}"; do
 	done
 	[ "$(sha256sum text empty btf4 good other enc blob trunc blob-trunc nobtf nodwarf bigsec badbtf)" = "$sums" ] ||
 		{ echo "FAIL: an input file changed"; fail=1; }
+	# Outputs that are not regular files are written, never replaced:
+	# --raw to a FIFO (read by cat: the blob's bytes), the FIFO stays one.
+	cat fifo >fifo.got & rd=$!
+	"$bin" encode good --raw fifo 2>stderr; rc=$?
+	wait $rd
+	"$bin" encode good --raw ref.blob 2>/dev/null
+	if [ $rc = 0 ] && [ -p fifo ] && cmp -s fifo.got ref.blob && ! ls fifo.btfinline.* >/dev/null 2>&1; then
+		echo "ok   encode --raw to a FIFO: $(stat -c %s ref.blob) bytes through it, still a FIFO"
+	else
+		echo "FAIL encode --raw fifo: rc $rc, fifo $(stat -c %F fifo)"; cat stderr; fail=1
+	fi
 	# Usage errors: exit 2 and a usage line.
 	for args in "dump" "dump enc -x" "dump enc --format=nope" "dump enc --addr zz" "encode good" "encode good -o a --in-place" \
 		    "encode good -o good" "trace" "trace -x enc" "trace -k -x enc f" "nosuchcommand"; do

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * `btfinline dump FILE [FUNC...] [-j] [--format=text|json|perf] [--base BTF]`:
+ * `btfinline dump FILE [FUNC...] [-j] [--format=text|json|perf|bpftrace] [--base BTF]`:
  * read .BTF.inline (of an ELF, or a raw blob) and print each function's
- * sites and argument locations, perf-probe definitions, or a size summary.
+ * sites and argument locations, perf-probe or bpftrace probes (dump_export.c), or a size summary.
  * Only the named functions are touched: lookups are binary searches, and
  * the ELF symbol table is read once for the callers of the printed sites.
  */
@@ -29,8 +29,9 @@
 #include "elf_syms.h"
 #include "debug_opts.h"
 #include "dwarf/debuginfo.h"
+#include "dump_export.h"
 
-enum fmt { F_TEXT, F_JSON, F_PERF };
+enum fmt { F_TEXT, F_JSON, F_PERF, F_BPFTRACE };
 
 struct dump {
 	const char *path;
@@ -45,6 +46,10 @@ struct dump {
 	struct btfi_scan *scan;
 	uint32_t *scan_by_addr;		/* scan sites with an address, by addr */
 	uint32_t nscan_by_addr;
+	/* --format=perf|bpftrace: a kernel image (kprobes), or the binary's
+	 * absolute path (a uprobe target). */
+	bool kernel;
+	char target[4096];
 };
 
 /* ---- C declarations from BTF (own printer: bounded depth, no libbpf
@@ -211,25 +216,6 @@ static uint32_t scalar_size(const struct btfinline *bi, uint32_t id)
 	return 0;
 }
 
-/* kprobe-tracer fetch argument for perf probe; false if perf cannot fetch it. */
-static bool perf_arg(const struct btfi_loc *l, char *buf, size_t n)
-{
-	static const char *const kr[] = { "ax", "dx", "cx", "bx", "si", "di", "bp", "sp",
-		"r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15" };
-	char ty[16];
-
-	if (l->reg >= 16 || (l->kind != BTFI_LOC_KREG && l->kind != BTFI_LOC_KMEM))
-		return false;
-	if (l->size != 1 && l->size != 2 && l->size != 4 && l->size != 8)
-		return false;
-	btfi_loc_type_str(l, ty, sizeof(ty));
-	if (l->kind == BTFI_LOC_KREG)
-		snprintf(buf, n, "%%%s:%s", kr[l->reg], ty);
-	else
-		snprintf(buf, n, "%+lld(%%%s):%s", (long long)l->off, kr[l->reg], ty);
-	return true;
-}
-
 static uint64_t site_addr(struct dump *d, const struct btfinline_site *s, bool *known)
 {
 	uint64_t base = 0;
@@ -370,7 +356,7 @@ static const char *why(struct dump *d, const char *name, const struct btfinline_
 static int dump_sites(struct dump *d, const char *name, const struct btfinline_site *s, size_t n)
 {
 	struct btfi_caller *callers;
-	char proto[1024], loc[128], pa[128];
+	char proto[1024], loc[128];
 	struct btfi_loc locs[64];
 	const char *cls;
 	bool unknown = false;	/* printed a `?` without its reason */
@@ -428,30 +414,17 @@ static int dump_sites(struct dump *d, const char *name, const struct btfinline_s
 			jw_name(&d->jw, "args");
 			jw_start_array(&d->jw);
 		} else {
-			if (!c || !c->name) {
-				printf("# %s %s+0x%x: no caller symbol, perf cannot place it\n", name, sec, s[i].offset);
-				continue;
-			}
-		}
-		if (d->fmt == F_PERF) {
-			char line[2048], skipped[512] = "";
-			int len = snprintf(line, sizeof(line), "%.40s_%zu=%s+%llu", name, i, c->name,
-					   (unsigned long long)c->off);
+			struct export_site es = {
+				.func = name, .idx = i, .addr = addr, .kernel = d->kernel,
+				.caller = c && c->name ? c->name : NULL, .caller_off = c ? c->off : 0,
+				.target = d->target, .params = pp, .nparams = btf_vlen(p),
+				.locs = locs, .nlocs = nl < 64 ? nl : 64,
+			};
 
-			for (int k = 0; k < nl && k < 64 && k < btf_vlen(p); k++) {
-				const char *pn = nm(d->bi, pp[k].name_off);
-
-				if (perf_arg(&locs[k], pa, sizeof(pa)))
-					len += snprintf(line + len, sizeof(line) - len > 0 ? sizeof(line) - len : 0,
-							" %s=%s", pn && *pn ? pn : "arg", pa);
-				else {
-					cat(skipped, sizeof(skipped), " ");
-					cat(skipped, sizeof(skipped), pn);
-				}
-			}
-			if (skipped[0])
-				printf("# %s_%zu: perf cannot fetch:%s\n", name, i, skipped);
-			printf("%s\n", line);
+			if (d->fmt == F_PERF)
+				export_perf_site(d->bi, &es);
+			else
+				export_bpftrace_site(d->bi, &es);
 			continue;
 		}
 		for (int k = 0; k < nl && k < 64 && k < btf_vlen(p); k++) {
@@ -555,6 +528,36 @@ static int dump_addr(struct dump *d, uint64_t addr)
 	return rc;
 }
 
+/* --funcs: the names of the functions with sites, once each, sorted (what
+ * the bash completion offers after `dump FILE` and `trace -x BIN`). */
+static int dump_funcs(struct dump *d)
+{
+	const struct btfinline_site *s;
+	const char *prev = NULL;
+	size_t n;
+
+	s = btfinline__sites(d->bi, &n);
+	if (!s && n)
+		return 1;
+	if (d->fmt == F_JSON)
+		jw_start_array(&d->jw);
+	for (size_t i = 0; i < n; i++) {
+		const struct btf_type *t = btfinline__type_by_id(d->bi, s[i].func_id);
+		const char *name = t ? btfinline__name_by_offset(d->bi, t->name_off) : NULL;
+
+		if (!name || !*name || (prev && !strcmp(prev, name)))
+			continue;
+		prev = name;
+		if (d->fmt == F_JSON)
+			jw_string(&d->jw, name);
+		else
+			printf("%s\n", name);
+	}
+	if (d->fmt == F_JSON)
+		jw_end_array(&d->jw);
+	return 0;
+}
+
 static int dump_summary(struct dump *d)
 {
 	struct btfinline_sizes z;
@@ -630,6 +633,7 @@ static int cmd_dump(int argc, char **argv)
 		{ "base", required_argument, NULL, 'b' },
 		{ "addr", required_argument, NULL, 'a' },
 		{ "why", optional_argument, NULL, 'w' },
+		{ "funcs", no_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "verbose", no_argument, NULL, 'v' },
 		DEBUG_LONGOPTS,
@@ -641,7 +645,7 @@ static int cmd_dump(int argc, char **argv)
 	const char *bases[2] = { 0 };
 	int c, err, rc = 0, naddrs = 0, nbases = 0;
 	char *end;
-	bool pretty = false;
+	bool pretty = false, funcs = false;
 
 	libbpf_set_print(NULL);	/* failures are reported by the reader, once */
 	opterr = 0;
@@ -656,6 +660,7 @@ static int cmd_dump(int argc, char **argv)
 			bases[nbases++] = optarg;
 			break;
 		case 'w': d.why_path = optarg ? optarg : ""; break;
+		case 'F': funcs = true; break;
 		case 'a':
 			if (naddrs == 64)
 				return cli_usage(&cli_dump, "more than 64 --addr");
@@ -668,6 +673,7 @@ static int cmd_dump(int argc, char **argv)
 			if (!strcmp(optarg, "text")) d.fmt = F_TEXT;
 			else if (!strcmp(optarg, "json")) d.fmt = F_JSON;
 			else if (!strcmp(optarg, "perf")) d.fmt = F_PERF;
+			else if (!strcmp(optarg, "bpftrace")) d.fmt = F_BPFTRACE;
 			else return cli_usage(&cli_dump, "unknown format '%s'", optarg);
 			break;
 		case 'h': cli_help(&cli_dump, stdout); return 0;
@@ -680,6 +686,8 @@ static int cmd_dump(int argc, char **argv)
 	if (optind >= argc)
 		return cli_usage(&cli_dump, NULL);
 	d.path = argv[optind++];
+	if (funcs && (optind < argc || naddrs || d.fmt == F_PERF || d.fmt == F_BPFTRACE || d.why_path))
+		return cli_usage(&cli_dump, "--funcs takes no FUNC, --addr, --format=perf|bpftrace or --why");
 	/* A kernel module's .BTF builds on vmlinux's: for a module (encode
 	 * -o), --base is that vmlinux; for a raw blob of one, --base MODULE
 	 * --base VMLINUX. */
@@ -693,8 +701,8 @@ static int cmd_dump(int argc, char **argv)
 	}
 	if (d.why_path && !*d.why_path)
 		d.why_path = d.path;
-	if (d.fmt == F_PERF && optind == argc && !naddrs)
-		return cli_usage(&cli_dump, "--format=perf needs FUNC names");
+	if ((d.fmt == F_PERF || d.fmt == F_BPFTRACE) && optind == argc && !naddrs)
+		return cli_usage(&cli_dump, "--format=%s needs FUNC names", d.fmt == F_PERF ? "perf" : "bpftrace");
 	jw_init(&d.jw, stdout, pretty ? JSON_PRETTY : JSON_COMPACT);
 	/* Callers are named only for printed sites; the summary needs none. */
 	if (optind < argc || naddrs)
@@ -709,19 +717,29 @@ static int cmd_dump(int argc, char **argv)
 		rc = 1;
 		goto out;
 	}
+	if (funcs) {
+		rc = dump_funcs(&d);
+		goto out;
+	}
 	if (optind == argc && !naddrs) {
 		rc = dump_summary(&d);
 		goto out;
 	}
 	if (d.fmt == F_JSON)
 		jw_start_array(&d.jw);
-	if (d.fmt == F_PERF) {
+	if (d.fmt == F_PERF || d.fmt == F_BPFTRACE) {
 		uint64_t a = 0;
 
 		/* kernel image: sections live in the top half of the address space */
 		btfinline__sec_addr(d.bi, 0, &a);
-		printf("# perf probe %s %s -a '<line>' for each line below\n",
-		       d.st.rel ? "-m" : a >= 0xffff800000000000ull ? "-k" : "-x", d.path);
+		d.kernel = d.st.rel || a >= 0xffff800000000000ull;	/* a module: kprobes */
+		/* uprobe paths are looked up in $PATH when relative (libbpf, bpftrace) */
+		if (!realpath(d.path, d.target))
+			snprintf(d.target, sizeof(d.target), "%s", d.path);
+		if (d.fmt == F_PERF)
+			export_perf_header(d.path, d.kernel, d.st.rel);
+		else
+			export_bpftrace_header(d.path, d.target, d.kernel);
 	}
 	for (int i = optind; i < argc; i++)
 		rc |= dump_func(&d, argv[i]);
@@ -740,16 +758,20 @@ out:
 const struct cli_cmd cli_dump = {
 	.name = "dump",
 	.fn = cmd_dump,
-	.synopsis = "dump FILE [FUNC...] [--addr ADDR]... [-j|-p] [--format=text|json|perf] [--base BTF]... [--why[=ELF]]",
+	.synopsis = "dump FILE [FUNC...] [--addr ADDR]... [-j|-p] [--format=text|json|perf|bpftrace] [--base BTF]... [--why[=ELF]]\n"
+		    "dump FILE --funcs [-j|-p]",
 	.summary = "Each inline site of FUNC and where its arguments are, from .BTF.inline alone (no DWARF).",
 	.options =
 "  FILE           an ELF with .BTF.inline, or a raw .BTF.inline blob\n"
 "  FUNC           every inline site of FUNC and where each argument is\n"
 "  --addr ADDR    the inline sites whose probe address is ADDR\n"
 "  (no FUNC, no --addr: sizes of the blob)\n"
+"  --funcs        the names of the functions with inline sites, one per line\n"
+"                 (a JSON array with -j): what bash completion offers\n"
 "  -j, --json     JSON (--format=json)\n"
 "  -p, --pretty   JSON indented (bpftool's -p)\n"
 "  --format=perf  `perf probe` definitions, one per site\n"
+"  --format=bpftrace  a bpftrace script, one probe per site\n"
 "  --base BTF     the base BTF of a raw blob (an ELF or raw BTF; default: the\n"
 "                 running kernel's /sys/kernel/btf/vmlinux); a kernel module's\n"
 "                 builds on vmlinux's: dump MODULE.ko --base VMLINUX, or for a\n"

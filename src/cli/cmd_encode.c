@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include "atomic_file.h"
 #include "cli.h"
 #include "debug_opts.h"
 #include "dwarf/debuginfo.h"
@@ -35,33 +36,6 @@ static double now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static int write_raw(const char *path, const void *data, size_t sz)
-{
-	char tmp[4096];
-	int fd;
-
-	snprintf(tmp, sizeof(tmp), "%s.btfinline.XXXXXX", path);
-	fd = mkstemp(tmp);
-	if (fd < 0)
-		return -errno;
-	fchmod(fd, 0644);
-	if (write(fd, data, sz) != (ssize_t)sz || fsync(fd)) {
-		int err = errno ? -errno : -EIO;
-
-		close(fd);
-		unlink(tmp);
-		return err;
-	}
-	close(fd);
-	if (rename(tmp, path)) {
-		int err = -errno;
-
-		unlink(tmp);
-		return err;
-	}
-	return 0;
 }
 
 /* errno text, including libbpf's own codes (4000+). */
@@ -296,10 +270,8 @@ static int cmd_encode(int argc, char **argv)
 	if (err)
 		goto out;
 	t2 = now();
-	if (raw && (err = write_raw(raw, blob, sz))) {
-		fprintf(stderr, "btfinline: %s: cannot write: %s\n", raw, strerror(-err));
-		goto out;
-	}
+	if (raw && (err = btfi_atomic_write(raw, blob, sz, 0644, NULL)))
+		goto out;	/* logged: "btfinline: RAW: problem" */
 	if (out || in_place) {
 		/* An ELF without .BTF gets its base too: the copy stands alone. */
 		const char *dst = in_place ? path : out;

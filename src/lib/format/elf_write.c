@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "atomic_file.h"
 #include "format/elf_write.h"
 #include "log.h"
 
@@ -169,10 +170,10 @@ out:
 int btfi_elf_write_section(const char *in, const char *outp, const char *secname,
 			   const void *data, size_t sz, const struct btfi_log *log)
 {
-	char tmp[PATH_MAX], real[PATH_MAX];
+	struct btfi_atomic out = { .fd = -1 };
 	struct stat st, ost;
 	Elf *elf = NULL;
-	int fd_in, fd_out = -1, err;
+	int fd_in, err;
 	bool in_place;
 
 	elf_version(EV_CURRENT);
@@ -190,52 +191,24 @@ int btfi_elf_write_section(const char *in, const char *outp, const char *secname
 	}
 	/* Through a symlink the file it names is replaced (the link stays);
 	 * written in place, the file keeps its owner as well as its mode. */
-	if (realpath(outp, real))
-		outp = real;
-	in_place = !stat(outp, &ost) && ost.st_dev == st.st_dev && ost.st_ino == st.st_ino;
-	if (snprintf(tmp, sizeof(tmp), "%s.btfinline.XXXXXX", outp) >= (int)sizeof(tmp)) {
-		err = -ENAMETOOLONG;
-		btfi_err(log, "%s: path too long", outp);
+	err = btfi_atomic_open(&out, outp, st.st_mode & 07777, true, log);
+	if (err)
 		goto out;
-	}
-	fd_out = mkstemp(tmp);
-	if (fd_out < 0) {
-		err = -errno;
-		btfi_err(log, "%s: cannot create temp file: %s", outp, strerror(-err));
-		goto out;
-	}
-	if (fchmod(fd_out, st.st_mode & 07777)) {
-		err = -errno;
-		btfi_err(log, "%s: chmod: %s", tmp, strerror(-err));
-		goto out_tmp;
-	}
+	in_place = !stat(out.path, &ost) && ost.st_dev == st.st_dev && ost.st_ino == st.st_ino;
 	/* Not root: only our own files can be written in place anyway. */
 	if (in_place && (ost.st_uid != geteuid() || ost.st_gid != getegid()) &&
-	    fchown(fd_out, ost.st_uid, ost.st_gid)) {
+	    fchown(out.fd, ost.st_uid, ost.st_gid)) {
 		err = -errno;
 		btfi_err(log, "%s: cannot keep the owner: %s", outp, strerror(-err));
-		goto out_tmp;
+		btfi_atomic_abort(&out);
+		goto out;
 	}
-	err = copy_elf(elf, fd_out, secname, data, sz, in, log);
-	if (!err && fsync(fd_out)) {
-		err = -errno;
-		btfi_err(log, "%s: fsync: %s", tmp, strerror(-err));
-	}
-	if (close(fd_out) && !err) {
-		err = -errno;
-		btfi_err(log, "%s: close: %s", tmp, strerror(-err));
-	}
-	fd_out = -1;
-	if (!err && rename(tmp, outp)) {
-		err = -errno;
-		btfi_err(log, "%s: rename: %s", outp, strerror(-err));
-	}
-out_tmp:
+	err = copy_elf(elf, out.fd, secname, data, sz, in, log);
 	if (err)
-		unlink(tmp);
+		btfi_atomic_abort(&out);
+	else
+		err = btfi_atomic_commit(&out, log);
 out:
-	if (fd_out >= 0)
-		close(fd_out);
 	if (elf)
 		elf_end(elf);
 	if (fd_in >= 0)
