@@ -62,6 +62,10 @@ cmp -s <(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["inline
        <(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["inline_instances"])' "$tmp/overlay.ko.json") &&
 	ok "stripped overlay.ko: same count as the debug module" || no "stripped overlay.ko: count differs"
 
+# --- 2. the module's .BTF over vmlinux's, flattened = libbpf's own split
+"$TOP/$BUILD/tests/test_kmod" "$ovl_run" "$V" >"$tmp/kmod" 2>&1 && ok "$(grep 'types through' "$tmp/kmod")" ||
+	no "test_kmod: $(tail -n 3 "$tmp/kmod")"
+
 # --- 2. round trip
 "$TOP/$BUILD/tests/test_roundtrip" --base "$V" "$ovl" "$xfs" >"$tmp/rt" 2>&1 && ok "round trip" || no "round trip"
 sed 's/^/     /' "$tmp/rt"
