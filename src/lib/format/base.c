@@ -9,10 +9,12 @@
 
 static void describe(const void *raw, size_t sz, uint32_t *ntypes, uint32_t *str_len)
 {
-	const struct btf_header *h = raw;
+	struct btf_header h = { 0 };	/* an ELF section's bytes may be unaligned */
 	struct btf *b;
 
-	*str_len = sz >= sizeof(*h) && h->magic == BTF_MAGIC ? h->str_len : 0;
+	if (sz >= sizeof(h))
+		memcpy(&h, raw, sizeof(h));
+	*str_len = h.magic == BTF_MAGIC ? h.str_len : 0;
 	b = btf__new(raw, sz);
 	*ntypes = b ? btf__type_cnt(b) - 1 : 0;
 	btf__free(b);
@@ -52,16 +54,19 @@ int btfi_base_same(const struct btf *a, const struct btf *b, struct btfi_base_di
 static int parts(const void *raw, size_t sz, const uint8_t **types, uint32_t *tlen,
 		 const uint8_t **strs, uint32_t *slen)
 {
-	const struct btf_header *h = raw;
+	struct btf_header h;	/* an ELF section's bytes may be unaligned */
 
-	if (sz < sizeof(*h) || h->magic != BTF_MAGIC || h->hdr_len < sizeof(*h) ||
-	    h->hdr_len > sz || (uint64_t)h->type_off + h->type_len > sz - h->hdr_len ||
-	    (uint64_t)h->str_off + h->str_len > sz - h->hdr_len)
+	if (sz < sizeof(h))
 		return -EINVAL;
-	*types = (const uint8_t *)raw + h->hdr_len + h->type_off;
-	*tlen = h->type_len;
-	*strs = (const uint8_t *)raw + h->hdr_len + h->str_off;
-	*slen = h->str_len;
+	memcpy(&h, raw, sizeof(h));
+	if (h.magic != BTF_MAGIC || h.hdr_len < sizeof(h) ||
+	    h.hdr_len > sz || (uint64_t)h.type_off + h.type_len > sz - h.hdr_len ||
+	    (uint64_t)h.str_off + h.str_len > sz - h.hdr_len)
+		return -EINVAL;
+	*types = (const uint8_t *)raw + h.hdr_len + h.type_off;
+	*tlen = h.type_len;
+	*strs = (const uint8_t *)raw + h.hdr_len + h.str_off;
+	*slen = h.str_len;
 	return 0;
 }
 
