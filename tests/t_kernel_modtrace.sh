@@ -11,7 +11,8 @@
 #     ELF, named by its .modinfo);
 #  2. dir_emit (every merged entry: name, namelen, type) and i_size_write
 #     (ovl_copyattr after a write of the chosen size) from a raw blob given
-#     as overlay=FILE;
+#     as overlay=FILE; ovl_dentry_upper's inline sites and the entry of its
+#     out-of-line copy (the module's own symbol and prototype);
 #  1-2: the sequences equal perf probe's tracefs kprobes (perf reads the
 #     debug module's DWARF) where perf reads the same thing;
 #  3. the module is unloaded while run 2 traces: one line, the trace ends
@@ -109,7 +110,7 @@ kill -TERM \$pid; wait \$pid; echo "RC run1 \$?"
 echo "LEFT run1 \$((\$(kprobes) - base))"
 
 # run 2: a raw blob as overlay=FILE; then the module goes away under it
-start run2 --inline-btf overlay=ovl.blob --str dir_emit i_size_write
+start run2 --inline-btf overlay=ovl.blob --str dir_emit i_size_write ovl_dentry_upper
 ref 1 dir_emit i_size_write
 ls -a /tmp/m/d >/dev/null
 dd if=/dev/zero of=/tmp/m/d/$newf bs=$size count=1 2>/dev/null || echo "dd failed"
@@ -220,6 +221,13 @@ d=$(sed -nE 's/^KPROBES-DURING-RUN2 //p' "$o"); nref=$(sed -nE 's/^KPROBES-REFER
 [ "$d" = $((nref + np)) ] || fail "during run2 $d kprobes, expected $nref + $np"
 [ "$(sed -n '/^KLIST-BEGIN$/,/^KLIST-END$/p' "$o" | wc -l)" = 2 ] || fail "kprobes left after the unload"
 echo "ok: overlay unloaded under run2: its $np probes removed, the trace ended, no kprobe left"
+
+# selectively inlined in the module: its inline sites and its out-of-line
+# copy's entry (the module's kallsyms symbol, the module's FUNC prototype)
+n=$("$BTFINLINE" dump "$KOUT/ovl.enc.ko" --base "$KCACHE/vmlinux" ovl_dentry_upper | grep -c '^  \.text')
+[ "$np" = $((2 + n + 1)) ] || fail "run2: $np probes, expected 2 + $n ovl_dentry_upper sites + its entry"
+expect_line "$o" "^run2: [0-9.]+ [0-9]+ ovl_dentry_upper entry dentry=0xffff[0-9a-f]{12}\$"
+echo "ok: ovl_dentry_upper: $n inline sites + the module's out-of-line entry"
 
 # --- 4. not loaded, another module's inline info
 for r in run3 run4 run5; do

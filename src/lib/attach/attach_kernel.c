@@ -33,6 +33,20 @@ static void klabel(const struct btfi_ksyms *ks, const struct btfi_kmod *mod, uin
 
 static void drop_msg(void *ctx, const char *msg) { (void)ctx; (void)msg; }
 
+/* A module's own FUNC `name` (below `end`, the blob's first id): its types
+ * follow vmlinux's in the base, so the last match is the module's when
+ * both have one (a static function name used twice). */
+static int last_func(const struct btf *btf, const char *name, uint32_t end)
+{
+	for (uint32_t id = end - 1; id > 0; id--) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+
+		if (t && btf_is_func(t) && !strcmp(btf__name_by_offset(btf, t->name_off) ?: "", name))
+			return id;
+	}
+	return -ENOENT;
+}
+
 int btfi_collect_ksites(struct btfinline *bi, const struct btfi_ksyms *ks,
 			const struct btfi_kmod *mod, const struct btfi_kblacklist *bl,
 			const char *func, bool no_entry,
@@ -110,7 +124,8 @@ int btfi_collect_ksites(struct btfinline *bi, const struct btfi_ksyms *ks,
 	}
 	if (!no_entry && (!filter || filter(filter_ctx, NULL))) {
 		int nsym = 0;
-		int fid = btf__find_by_name_kind(btf, func, BTF_KIND_FUNC);
+		int fid = mod ? last_func(btf, func, btfinline__start_id(bi)) :
+			  btf__find_by_name_kind(btf, func, BTF_KIND_FUNC);
 
 		if (!mod)
 			nsym = btfi_ksyms_by_name(ks, func, NULL);
