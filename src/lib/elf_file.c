@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <gelf.h>
+#include <elfutils/libdwelf.h>
 #include "elf_file.h"
 #include "elf_syms.h"
 #include "log.h"
@@ -133,6 +134,40 @@ const void *btfi_elf_section(Elf *elf, const char *name, size_t *size)
 		return d->d_buf;
 	}
 	return NULL;
+}
+
+size_t btfi_elf_build_id(Elf *elf, char *hex, size_t len)
+{
+	const unsigned char *id;
+	ssize_t n = elf ? dwelf_elf_gnu_build_id(elf, (const void **)&id) : 0;
+
+	if (len)
+		hex[0] = 0;
+	if (n <= 0 || (size_t)n * 2 + 1 > len)
+		return 0;
+	for (ssize_t i = 0; i < n; i++)
+		snprintf(hex + 2 * i, 3, "%02x", id[i]);
+	return n;
+}
+
+size_t btfi_elf_file_build_id(const char *path, char *hex, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t n = 0;
+	Elf *elf;
+
+	if (len)
+		hex[0] = 0;
+	if (fd < 0)
+		return 0;
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (elf && elf_kind(elf) == ELF_K_ELF)
+		n = btfi_elf_build_id(elf, hex, len);
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return n;
 }
 
 bool btfi_elf_is_kmod(Elf *elf)

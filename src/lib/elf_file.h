@@ -35,6 +35,11 @@ bool btfi_elf_is_kmod(Elf *elf);
 bool btfi_file_is_kmod(const char *path);
 /* The module's name from .modinfo ("name=..."); false if none. */
 bool btfi_elf_kmod_name(Elf *elf, char *buf, size_t len);
+/* The GNU build-id as lower-case hex; returns its length in bytes, 0 when
+ * there is none (or hex is too small). The file form: also 0 when it
+ * cannot be read as an ELF. */
+size_t btfi_elf_build_id(Elf *elf, char *hex, size_t len);
+size_t btfi_elf_file_build_id(const char *path, char *hex, size_t len);
 /* The bytes of section `name` (NULL if absent, empty or NOBITS). */
 const void *btfi_elf_section(Elf *elf, const char *name, size_t *size);
 

@@ -7,7 +7,6 @@
 #include <string.h>
 #include <unistd.h>
 #include <bpf/btf.h>
-#include <elfutils/libdwelf.h>
 #include "attach/attach_kprobe.h"
 #include "attach/kmodule.h"
 #include "format/base.h"
@@ -133,11 +132,10 @@ static int check_kmod_elf(const char *blob, const char *mod, const char *mbtf,
 			  const struct btfi_log *log)
 {
 	char name[64] = "", have[130] = "", want[130] = "";
-	const void *own, *id;
+	const void *own;
 	void *live = NULL;
 	size_t osz, lsz = 0;
 	struct btfi_base_diff d;
-	ssize_t nid;
 	Elf *elf;
 	int fd, err = 0;
 
@@ -160,9 +158,7 @@ static int check_kmod_elf(const char *blob, const char *mod, const char *mbtf,
 		err = -EINVAL;
 		goto out;
 	}
-	nid = dwelf_elf_gnu_build_id(elf, &id);
-	for (ssize_t i = 0; i < nid && i < 64; i++)
-		snprintf(have + 2 * i, 3, "%02x", ((const unsigned char *)id)[i]);
+	btfi_elf_build_id(elf, have, sizeof(have));
 	if (btfi_kmod_build_id(mod, want, sizeof(want)) && strcmp(have, want)) {
 		btfi_err(log, "%s: module %s: built for build-id %s, the loaded module is %s",
 			 blob, mod, *have ? have : "(none)", want);
