@@ -43,7 +43,7 @@ BPF_SRCS := $(wildcard src/bpf/*.bpf.c)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 # What the reader fuzzer (tests/fuzz/run.sh) links: the reader, and the
 # writer its seed blobs come from.
-READER_SRCS := $(wildcard src/lib/format/*.c) src/lib/elf_file.c src/lib/elf_syms.c src/lib/log.c src/lib/names.c
+READER_SRCS := $(wildcard src/lib/format/*.c) src/lib/atomic_file.c src/lib/elf_file.c src/lib/elf_syms.c src/lib/log.c src/lib/names.c
 
 LIB_OBJS := $(patsubst src/lib/%.c,$(BUILD)/lib/%.o,$(LIB_SRCS))
 CLI_OBJS := $(patsubst src/cli/%.c,$(BUILD)/cli/%.o,$(CLI_SRCS))
@@ -87,8 +87,8 @@ $(BUILD)/cli/%.o: src/cli/%.c $(wildcard src/cli/*.h src/lib/*.h src/lib/*/*.h i
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -Isrc/cli -c $< -o $@
 
-$(BUILD)/cli/main.o: VERSION
-$(BUILD)/cli/main.o: override CFLAGS += -DBTFI_VERSION='"$(VERSION)"'
+$(BUILD)/cli/main.o $(BUILD)/lib/source/cache.o $(BUILD)/pic/lib/source/cache.o: VERSION
+$(BUILD)/cli/main.o $(BUILD)/lib/source/cache.o $(BUILD)/pic/lib/source/cache.o: override CFLAGS += -DBTFI_VERSION='"$(VERSION)"'
 
 $(LIB): $(LIB_OBJS)
 	rm -f $@ && ar rcs $@ $^

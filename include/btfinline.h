@@ -339,7 +339,7 @@ typedef bool (*btfinline_site_filter_fn)(void *ctx, const struct btfinline_site 
 
 struct btfinline_attach_opts {
 	size_t sz;
-	struct btfinline *bi;		/* inline info; default: open `binary` */
+	struct btfinline *bi;		/* inline info; default: `binary`'s (or built, cached) */
 	enum btfinline_policy policy;
 	btfinline_site_filter_fn filter;
 	void *filter_ctx;
@@ -372,7 +372,9 @@ size_t btfinline_link__cnt(const struct btfinline_link *link);
  * @param prog a loaded program whose object has the btfi_specs map (it
  * includes btfinline.bpf.h); SEC("uprobe")
  * @param pid only this process; -1 for every process
- * @param binary the ELF; its .BTF.inline unless opts->bi is given
+ * @param binary the ELF; its .BTF.inline unless opts->bi is given, else
+ * (no such section) built from its DWARF and cached as `btfinline trace`
+ * does (${XDG_CACHE_HOME:-~/.cache}/btfinline/encoded, keyed by build-id)
  * @param func the function name
  * @param opts options, or NULL: policy (default BTFI_ALL_OR_NONE: refuse
  * when some site has an argument without location), a site filter, no

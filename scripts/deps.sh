@@ -4,7 +4,8 @@ set -e
 PKGS="gcc make libdw-dev libelf-dev libbpf-dev libcapstone-dev zlib1g-dev liblzma-dev libbz2-dev clang llvm bpftool dwarves
       gdb linux-libc-dev libclang-rt-14-dev qemu-system-x86 busybox-static cpio
       file binutils time linux-perf libc6-dbg bpftrace
-      python3-docutils pkg-config man-db bash-completion dpkg-dev debhelper lintian"
+      python3-docutils pkg-config man-db bash-completion dpkg-dev debhelper lintian
+      libdebuginfod-dev libdebuginfod1 debuginfod libarchive-tools"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

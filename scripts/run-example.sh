@@ -21,3 +21,8 @@ if [ "$(id -u)" != 0 ]; then
 fi
 echo "== btfinline trace -x demo notional 'accept o->id o->side o->symbol limit' fee -- demo 5"
 "$btfi" trace -x "$out/demo" notional 'accept o->id o->side o->symbol limit' fee -- "$out/demo" 5
+echo "== one step, a plain gcc -O2 -g build (no pahole -J, no encode), twice: the second run reads the cache"
+gcc -O2 -g -o "$out/demo.g" "$top/examples/demo.c"
+for run in 1 2; do
+	"$btfi" trace -v -x "$out/demo.g" 'accept o->id o->symbol limit' fee -- "$out/demo.g" 3
+done

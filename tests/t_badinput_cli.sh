@@ -94,7 +94,7 @@ cases=(
 	"trace -x missing scale|1|missing: No such file or directory"
 	"trace -x text scale|1|text: not an ELF file or a BTF blob"
 	"trace -x trunc scale|1|trunc: truncated ELF file"
-	"trace -x good scale|1|good: no .BTF.inline section"
+	"trace -x nodwarf scale|1|nodwarf: no .BTF.inline section, and none can be built: no DWARF debug info: none in the file, no debug file for build-id [0-9a-f]+ "
 	"trace -x enc no_such_function|1|enc: no_such_function: no inline site or function symbol"
 	"trace -x enc --inline-btf text scale|1|text: not an ELF file or a BTF blob"
 	"trace -x enc --inline-btf blob-trunc scale|1|blob-trunc: type section .* past the end"

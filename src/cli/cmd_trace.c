@@ -2,7 +2,8 @@
 /*
  * `btfinline trace -x BIN [-p PID] FUNC... [-- CMD ARGS]`: uprobes at every
  * inline site and the out-of-line entry of each FUNC, one line per hit with
- * the arguments typed from BTF. Inline info comes from .BTF.inline only.
+ * the arguments typed from BTF. Inline info: source/source.h (BIN's
+ * .BTF.inline, --inline-btf, else built from BIN's DWARF through the cache).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -26,6 +27,7 @@
 #include "trace_fmt.h"
 #include "trace_sym.h"
 #include "debug_opts.h"
+#include "dwarf/debuginfo.h"
 #include "trace_kernel.h"
 #include "../bpf/trace.h"
 #include "trace.skel.h"
@@ -41,7 +43,8 @@ struct tsite {
 
 /* The command line. */
 struct trace_args {
-	const char *binary;		/* -x; "kernel" with -k (names the target) */
+	const char *binary;		/* -x, resolved; "kernel" with -k (names the target) */
+	char binpath[4096];		/* a library or program name resolved */
 	const char *inline_btf, *kbase, *outpath;
 	const char *inline_btfs[64];	/* -k: one per --inline-btf */
 	int ninline;
@@ -73,7 +76,8 @@ struct trace_ctx {
 	struct ring_buffer *rb;
 	int pid, child, sync_pipe[2];
 	/* run */
-	uint64_t t0_ns;
+	uint64_t start_ns;		/* the command started */
+	uint64_t t0_ns;			/* probes attached: event times are relative to it */
 	uint64_t events;
 	int status;			/* the child's */
 	struct trace_fold *fold;	/* -k: nested instances fold (trace_kernel.c) */
@@ -440,7 +444,8 @@ static int resolve_func(struct trace_ctx *tc, const char *arg)
 		err = trace_kernel_collect(tc->tk, func, a->no_entry, a->policy, &tc->sl, prep_kernel, &pc);
 		goto out;
 	}
-	err = btfi_collect_sites(tc->bi, a->binary, func, a->no_entry, NULL, NULL, NULL, &tc->sl);
+	err = btfi_collect_sites(tc->bi, a->binary, trace_sym_dwarf_path(tc->sym), func, a->no_entry,
+				 NULL, NULL, NULL, &tc->sl);
 	if (err)
 		goto out;
 	err = grow_sites(tc);
@@ -449,6 +454,33 @@ static int resolve_func(struct trace_ctx *tc, const char *arg)
 out:
 	free(spec);
 	return err;
+}
+
+/* -v: where the inline info came from; built or cached, how and how fast. */
+static void source_report(const char *bin, const struct btfi_source_info *si)
+{
+	const struct btfi_build_info *b = &si->build;
+
+	switch (si->how) {
+	case BTFI_SOURCE_CACHE:
+		fprintf(stderr, "btfinline: %s: inline info from the cache, %s (%s), opened in %.1f ms\n",
+			bin, si->path, si->key, si->secs * 1e3);
+		break;
+	case BTFI_SOURCE_BUILT:
+		fprintf(stderr, "btfinline: %s: no .BTF.inline: built from the DWARF of %s (%s) in %.2f s, "
+			"%u sites, base BTF: %s%s%s%s\n", bin, b->dwarf_path,
+			btfi_debuginfo_src_str(b->dwarf_src), si->secs, b->nsites,
+			btfi_base_how_str(b->base_how), *b->base_note ? " (" : "", b->base_note,
+			*b->base_note ? ")" : "");
+		if (*si->path)
+			fprintf(stderr, "btfinline: %s: cached as %s (%s)\n", bin, si->path, si->key);
+		break;
+	default:
+		fprintf(stderr, "btfinline: %s: inline info from %s\n", bin, si->path);
+		break;
+	}
+	if (*si->note)
+		fprintf(stderr, "btfinline: %s: %s\n", bin, si->note);
 }
 
 static int resolve(struct trace_ctx *tc)
@@ -463,11 +495,15 @@ static int resolve(struct trace_ctx *tc)
 		if (!a->all_inst && !(tc->fold = fold_new()))
 			return -ENOMEM;
 	} else {
-		BTFI_OPTS(btfi_source_opts, so, .inline_btf = a->inline_btf);
+		BTFI_OPTS(btfi_source_opts, so, .inline_btf = a->inline_btf, .build = true,
+			  .debug_file = a->dbg.file, .debug_dirs = a->dbg.dirs);
+		struct btfi_source_info si;
 
-		err = btfi_source_open(BTFI_TARGET_USER, a->binary, &so, &tc->bi, NULL);
+		err = btfi_source_open(BTFI_TARGET_USER, a->binary, &so, &tc->bi, &si);
 		if (err)
 			return err;
+		if (a->dbg.verbose)
+			source_report(a->binary, &si);
 	}
 	tc->btf = a->kernel ? NULL : btfinline__btf(tc->bi);
 	tc->sym = a->kernel ? NULL : trace_sym_open(a->binary, a->dbg.file, a->dbg.dirs);
@@ -579,6 +615,8 @@ static int run(struct trace_ctx *tc)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	tc->t0_ns = mono_ns();
+	if (a->dbg.verbose)
+		fprintf(stderr, "btfinline: ready %.1f ms after start\n", (tc->t0_ns - tc->start_ns) / 1e6);
 	fprintf(stderr, "btfinline: %zu probe%s on %d function%s in %s\n", nprobes,
 		nprobes == 1 ? "" : "s", a->nfuncs, a->nfuncs > 1 ? "s" : "", a->binary);
 	if (tc->child > 0) {	/* go: one byte (EOF alone means "attach failed") */
@@ -660,12 +698,22 @@ static int cmd_trace(int argc, char **argv)
 	struct trace_ctx tc = { .a = &a, .out = stdout, .child = -1, .sync_pipe = { -1, -1 } };
 	int rc;
 
+	tc.start_ns = mono_ns();
 	if (parse_args(argc, argv, &a, &rc))
 		return rc;
 	tc.pid = a.pid;
 	if (a.pid > 0 && kill(a.pid, 0) && errno == ESRCH) {
 		fprintf(stderr, "btfinline: pid %d: %s\n", a.pid, strerror(ESRCH));
 		return 1;
+	}
+	if (!a.kernel) {
+		const char *how, *name = a.binary;
+
+		if (btfi_resolve_binary(name, a.pid, a.binpath, sizeof(a.binpath), &how, NULL))
+			return 1;
+		a.binary = a.binpath;
+		if (a.dbg.verbose && strcmp(name, a.binary))
+			fprintf(stderr, "btfinline: %s: %s (%s)\n", name, a.binary, how);
 	}
 	if (a.outpath && !(tc.out = fopen(a.outpath, "w"))) {
 		fprintf(stderr, "btfinline: %s: %s\n", a.outpath, strerror(errno));
@@ -688,10 +736,14 @@ const struct cli_cmd cli_trace = {
 	.options =
 "  FUNC                 every inline site and the out-of-line entry of FUNC\n"
 "  'FUNC EXPR...'       print only these: ARG, ARG->field.sub, ARG.field\n"
-"  -x, --binary BIN     the ELF whose functions are traced (uprobes)\n"
+"  -x, --binary BIN     the ELF whose functions are traced (uprobes): a path, or a\n"
+"                       library or program name (libc, libssl.so.3, python3)\n"
+"                       found among the files PID maps, in the ld.so cache or PATH\n"
 "  -p, --pid PID        only this process (default: CMD if given, else all);\n"
 "                       -p is a PID as in perf, strace and bpftrace\n"
-"  --inline-btf FILE    inline info from FILE (default: BIN's .BTF.inline)\n"
+"  --inline-btf FILE    inline info from FILE (default: BIN's .BTF.inline, else\n"
+"                       built from BIN's DWARF and cached in\n"
+"                       ${XDG_CACHE_HOME:-~/.cache}/btfinline/encoded)\n"
 "  -k, --kernel         kernel functions, kprobes (inline info: --inline-btf, or\n"
 "                       /sys/kernel/btf/vmlinux.inline)\n"
 "  --inline-btf MOD=FILE  -k: a loaded module's inline info (repeat for several\n"
@@ -705,9 +757,11 @@ const struct cli_cmd cli_trace = {
 "  --no-entry           skip the out-of-line entry\n"
 "  -d, --duration SEC   stop after SEC seconds\n"
 "  -o, --output FILE    output to FILE\n"
-"  -v, --verbose        say where the DWARF for call-site file:line came from\n"
-"  --debug-file FILE    that DWARF from FILE (build-id checked; default: in BIN, or\n"
-"                       found by build-id or .gnu_debuglink)\n"
+"  -v, --verbose        say where BIN, its inline info and its DWARF came from,\n"
+"                       and how long it took to attach\n"
+"  --debug-file FILE    BIN's DWARF from FILE (build-id checked; default: in BIN,\n"
+"                       found by build-id or .gnu_debuglink, or from debuginfod\n"
+"                       when DEBUGINFOD_URLS is set)\n"
 "  --debug-dir DIR      debug files under DIR (DIR:DIR2...) instead of /usr/lib/debug\n"
 "  -h, --help           this text\n",
 };

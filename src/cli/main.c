@@ -4,7 +4,9 @@
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <bpf/libbpf.h>
 #include <elfutils/libdwfl.h>
 #include "cli.h"
@@ -139,6 +141,10 @@ int main(int argc, char **argv)
 	const struct cli_cmd *c;
 	int opt;
 
+	/* A debug file fetched from debuginfod: libdebuginfod's own progress
+	 * line, on a terminal only (it reads this when its client starts). */
+	if (isatty(STDERR_FILENO))
+		setenv("DEBUGINFOD_PROGRESS", "1", 0);
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "+:Vjph", lopts, NULL)) != -1) {
 		switch (opt) {

@@ -81,6 +81,41 @@ int btfi_elf_check_file(const char *path, const struct btfi_log *log)
 	return err;
 }
 
+static void quiet(void *ctx, const char *msg)
+{
+}
+
+int btfi_elf_file_has_section(const char *path, const char *name)
+{
+	const struct btfi_log no_msg = { .fn = quiet };
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	struct stat st;
+	Elf *elf;
+	int fd, ret = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || btfi_elf_check(elf, path, st.st_size, &no_msg) ||
+	    elf_getshdrstrndx(elf, &shstrndx))
+		ret = -EINVAL;
+	while (!ret && (scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *nm;
+
+		if (gelf_getshdr(scn, &sh) && sh.sh_type != SHT_NOBITS &&
+		    (nm = elf_strptr(elf, shstrndx, sh.sh_name)) && !strcmp(nm, name))
+			ret = 1;
+	}
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return ret;
+}
+
 enum btfi_file_kind btfi_file_kind_fd(int fd)
 {
 	unsigned char m[6] = { 0 };
@@ -296,6 +331,11 @@ int btfi_elf_info_load(const char *path, struct btfi_elf_info *ei, const struct 
 	}
 	for (i = 0; i < ei->nsecs; i++)
 		ei->secs[i].name = ei->strs + (uintptr_t)ei->secs[i].name;
+	while ((scn = elf_nextscn(elf, scn)) && !ei->has_symtab) {
+		GElf_Shdr sh;
+
+		ei->has_symtab = gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB;
+	}
 	if (btfi_syms_load(elf, &ei->syms))
 		goto nomem;
 	goto out;
@@ -305,6 +345,43 @@ nomem:
 out:
 	if (err)
 		btfi_elf_info_free(ei);
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return err;
+}
+
+int btfi_elf_info_debug_syms(struct btfi_elf_info *ei, const char *debug_file,
+			     const struct btfi_log *log)
+{
+	struct btfi_syms syms;
+	struct stat st;
+	Elf *elf;
+	int fd, err;
+
+	if (ei->has_symtab)
+		return 0;
+	fd = open(debug_file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st)) {
+		err = -errno;
+		btfi_err(log, "%s: %s", debug_file, strerror(-err));
+		if (fd >= 0)
+			close(fd);
+		return err;
+	}
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	err = btfi_elf_check(elf, debug_file, st.st_size, log);
+	if (!err && btfi_syms_load(elf, &syms)) {
+		btfi_err(log, "%s: out of memory", debug_file);
+		err = -ENOMEM;
+	}
+	if (!err && syms.n) {
+		btfi_syms_free(&ei->syms);
+		ei->syms = syms;
+		ei->has_symtab = true;
+	} else if (!err) {
+		btfi_syms_free(&syms);
+	}
 	if (elf)
 		elf_end(elf);
 	close(fd);

@@ -20,6 +20,10 @@ int btfi_elf_check(Elf *elf, const char *path, uint64_t fsize, const struct btfi
 /* The same on a file by name (encode's first step); also -errno of open. */
 int btfi_elf_check_file(const char *path, const struct btfi_log *log);
 
+/* 1 if the ELF file at path has a section `name` (not NOBITS), 0 if not,
+ * -errno if it is no readable ELF (nothing logged). */
+int btfi_elf_file_has_section(const char *path, const char *name);
+
 /* What a file is, by its first bytes: an ELF, a raw BTF blob (either byte
  * order: the reader names the big-endian one), compressed with gzip, bzip2
  * or xz (libdwfl undoes those: .ko.xz), with zstd (elfutils 0.188 in
@@ -51,9 +55,15 @@ struct btfi_elf_info {
 	struct btfi_syms syms;
 	char *strs;			/* owned copies of section names */
 	bool pie;			/* ET_DYN */
+	bool has_symtab;		/* .symtab (not only .dynsym) */
 };
 int btfi_elf_info_load(const char *path, struct btfi_elf_info *ei, const struct btfi_log *log);
 void btfi_elf_info_free(struct btfi_elf_info *ei);
+/* A stripped binary (no .symtab): function symbols from its debug file
+ * instead (its .symtab has the static functions and the exported ones).
+ * No-op when the binary has a .symtab; 0 or -errno logged. */
+int btfi_elf_info_debug_syms(struct btfi_elf_info *ei, const char *debug_file,
+			     const struct btfi_log *log);
 int btfi_elf_vaddr_to_off(const struct btfi_elf_info *ei, uint64_t vaddr, uint64_t *off);
 int btfi_elf_sec_addr(const struct btfi_elf_info *ei, const char *name, uint64_t *addr);
 /* "sym+0xoff" or "0xaddr". */

@@ -79,6 +79,18 @@ struct btfinline_link *btfi_link_new(int map_fd, size_t n);
 /* The running kernel has uprobe_multi links (loads a 2-insn probe). */
 bool btfi_uprobe_multi_supported(void);
 
+/*
+ * The file a uprobe target names (binpath.c): a path (with a '/', or an
+ * existing file) as given; else a library or program name ("libc",
+ * "libc.so.6", "python3") among the files pid maps (pid > 0), else in the
+ * ld.so cache (`ldconfig -p`, this machine's ABI), else PATH. "libc"
+ * matches libc.so.6 and libc-2.31.so. 0, out and *how ("path", "mapped by
+ * the process", "ld.so cache", "PATH"); -ENOENT or -EINVAL (ambiguous)
+ * logged once.
+ */
+int btfi_resolve_binary(const char *name, int pid, char *out, size_t len, const char **how,
+			const struct btfi_log *log);
+
 /* Attach `prog` at `n` sites of `binary` (uprobes; pid -1 = all). */
 int btfi_attach_sites(struct bpf_program *prog, int pid, const char *binary,
 		      const struct btfi_attach_site *sites, size_t n,
@@ -91,7 +103,10 @@ int btfi_attach_sites(struct bpf_program *prog, int pid, const char *binary,
  * func_id's prototype; names allocated in l. */
 int btfi_func_params(const struct btf *btf, uint32_t func_id, uint32_t *proto_id,
 		     const char ***names, uint32_t *n, struct btfi_site_list *l);
-int btfi_collect_sites(struct btfinline *bi, const char *binary, const char *func,
+/* syms_file: when binary is stripped, its debug file (labels, entries of
+ * static functions); may be NULL. */
+int btfi_collect_sites(struct btfinline *bi, const char *binary, const char *syms_file,
+		       const char *func,
 		       bool no_entry, btfinline_site_filter_fn filter, void *filter_ctx,
 		       const struct btfi_log *log, struct btfi_site_list *out);
 

@@ -76,7 +76,7 @@ struct utarget {
 
 static int u_open(struct target *t, const struct btfi_log *log, struct btfinline **bi)
 {
-	BTFI_OPTS(btfi_source_opts, so, .log = *log);
+	BTFI_OPTS(btfi_source_opts, so, .log = *log, .build = true);
 
 	return btfi_source_open(BTFI_TARGET_USER, t->what, &so, bi, NULL);
 }
@@ -85,7 +85,7 @@ static int u_collect(struct target *t, struct btfinline *bi, const char *func, b
 		     btfinline_site_filter_fn filter, void *filter_ctx,
 		     const struct btfi_log *log, struct btfi_site_list *sl)
 {
-	return btfi_collect_sites(bi, t->what, func, no_entry, filter, filter_ctx, log, sl);
+	return btfi_collect_sites(bi, t->what, NULL, func, no_entry, filter, filter_ctx, log, sl);
 }
 
 static int u_attach(struct target *t, struct bpf_program *prog, const struct btfi_site_list *sl,

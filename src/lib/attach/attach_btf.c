@@ -37,7 +37,8 @@ int btfi_func_params(const struct btf *btf, uint32_t func_id, uint32_t *proto_id
 	return 0;
 }
 
-int btfi_collect_sites(struct btfinline *bi, const char *binary, const char *func,
+int btfi_collect_sites(struct btfinline *bi, const char *binary, const char *syms_file,
+		       const char *func,
 		       bool no_entry, btfinline_site_filter_fn filter, void *filter_ctx,
 		       const struct btfi_log *log, struct btfi_site_list *out)
 {
@@ -50,6 +51,8 @@ int btfi_collect_sites(struct btfinline *bi, const char *binary, const char *fun
 	err = btfi_elf_info_load(binary, &ei, log);
 	if (err)
 		return err;
+	if (syms_file && (err = btfi_elf_info_debug_syms(&ei, syms_file, log)))
+		goto out;
 	n = btfinline__func_sites(bi, func, &first);
 	for (size_t i = 0; i < n; i++) {
 		const struct btfinline_site *s = &first[i];

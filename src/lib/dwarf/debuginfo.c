@@ -23,7 +23,15 @@
  * headers agree; a site's section offset is the same whatever the layout.
  * A module's detached DWARF is also looked for where Debian's -dbg
  * packages put it: ROOT/lib/modules/<release>/... .
+ *
+ * debuginfod: when nothing local is found and DEBUGINFOD_URLS is set,
+ * libdwfl's search asks libdebuginfod (which libdwfl dlopens: Debian ships
+ * it only as a shared library, with libcurl behind it) by build-id. It
+ * keeps neither the file's name nor the error, and takes a file whose
+ * build-id differs: we ask the same client again (a cache hit, or the
+ * cached 404) for the name or the error, and check the build-id.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -35,6 +43,7 @@
 #include <gelf.h>
 #include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
+#include <elfutils/debuginfod.h>
 #include "dwarf/debuginfo.h"
 #include "elf_file.h"
 #include "log.h"
@@ -67,6 +76,7 @@ const char *btfi_debuginfo_src_str(int src)
 	case BTFI_DI_DEBUG_FILE: return "--debug-file";
 	case BTFI_DI_BUILD_ID: return "build-id";
 	case BTFI_DI_DEBUGLINK: return ".gnu_debuglink";
+	case BTFI_DI_DEBUGINFOD: return "debuginfod";
 	case BTFI_DI_MODULE_PATH: return "module path";
 	default: return "in the file";
 	}
@@ -371,12 +381,76 @@ static ssize_t file_build_id(const char *path, char *buf, size_t len)
 	return n > 0 ? n : 0;
 }
 
+/* ---- debuginfod ---- */
+
+static const char *debuginfod_urls(void)
+{
+	const char *u = getenv(DEBUGINFOD_URLS_ENV_VAR);
+
+	return u && *u ? u : NULL;
+}
+
+/*
+ * Ask libdwfl's debuginfod client for path's debug file: 0 and *found (the
+ * file in libdebuginfod's cache), or -errno with the reason in why. The
+ * path comes from the descriptor: a name malloc'd by libdebuginfod could
+ * belong to another libc (the static CLI's dlopen) and is not taken.
+ */
+static int debuginfod_query(struct di_priv *p, Elf *elf, char **found, char *why, size_t len)
+{
+	__typeof__(debuginfod_find_debuginfo) *find;
+	debuginfod_client *c = dwfl_get_debuginfod_client(p->dwfl);
+	char link[64], target[4096];
+	const void *id;
+	ssize_t nid = dwelf_elf_gnu_build_id(elf, &id), n;
+	void *so;
+	int fd;
+
+	*found = NULL;
+	if (nid <= 0) {
+		snprintf(why, len, "the file has no build-id to ask by");
+		return -ENOENT;
+	}
+	so = dlopen(DEBUGINFOD_SONAME, RTLD_LAZY);
+	find = so ? dlsym(so, "debuginfod_find_debuginfo") : NULL;
+	if (!c || !find) {
+		snprintf(why, len, "cannot load %s (%s)", DEBUGINFOD_SONAME,
+			 so ? "no debuginfod_find_debuginfo" : dlerror());
+		if (so)
+			dlclose(so);
+		return -ENOPKG;
+	}
+	fd = find(c, id, nid, NULL);
+	dlclose(so);
+	if (fd < 0) {
+		switch (fd) {
+		case -ENOENT: snprintf(why, len, "no debug file for this build-id there"); break;
+		case -ECONNREFUSED: snprintf(why, len, "cannot connect (connection refused)"); break;
+		case -EHOSTUNREACH: snprintf(why, len, "cannot resolve the host"); break;
+		case -ETIME: snprintf(why, len, "timed out"); break;
+		default: snprintf(why, len, "%s", strerror(-fd)); break;
+		}
+		return fd;
+	}
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, target, sizeof(target) - 1);
+	close(fd);
+	if (n <= 0) {
+		snprintf(why, len, "fetched, but %s: %s", link, strerror(errno));
+		return -EIO;
+	}
+	target[n] = 0;
+	*found = strdup(target);
+	return *found ? 0 : -ENOMEM;
+}
+
 /*
  * Nothing usable found: one line saying why. libdwfl skips a candidate
  * whose build-id or CRC does not match without a word; look at the same
  * places again only to name such a file.
  */
-static void explain_miss(struct di_priv *p, const char *path, Elf *elf, const char *roots)
+static void explain_miss(struct di_priv *p, const char *path, Elf *elf, const char *roots,
+			 const char *dfod)
 {
 	const void *id;
 	ssize_t nid = dwelf_elf_gnu_build_id(elf, &id);
@@ -427,9 +501,10 @@ static void explain_miss(struct di_priv *p, const char *path, Elf *elf, const ch
 		char *rp = realpath(path, NULL);
 		const char *tail = p->rel ? strstr(rp ? rp : path, "/lib/modules/") : NULL;
 
-		btfi_err(p->log, "%s: no DWARF debug info: none in the file, no debug file %s%s%s%s%s%s (searched %s)",
+		btfi_err(p->log, "%s: no DWARF debug info: none in the file, no debug file %s%s%s%s%s%s (searched %s)%s%s",
 			 path, nid > 0 ? "for build-id " : "", want, link ? " or .gnu_debuglink " : "",
-			 link ? link : "", tail ? " or ROOT" : "", tail ? tail : "", p->search_path);
+			 link ? link : "", tail ? " or ROOT" : "", tail ? tail : "", p->search_path,
+			 dfod ? "; " : "", dfod ? dfod : "");
 		free(rp);
 	}
 out:
@@ -437,6 +512,55 @@ out:
 	free(adir);
 	free(real);
 	free(rs);
+}
+
+/* Nothing local: what libdwfl's debuginfod query gave (di->dw, or none). */
+static int open_debuginfod(struct btfi_debuginfo *di, struct di_priv *p, const char *roots,
+			   bool optional)
+{
+	const char *urls = debuginfod_urls();
+	char why[256], what[4200];
+	int err;
+
+	err = debuginfod_query(p, di->elf, &p->found, why, sizeof(why));
+	if (err) {
+		char msg[512];
+
+		di->dw = NULL;	/* libdwfl's, if any: not one we can name */
+		if (err == -ENOENT && optional)
+			return -ENOENT;
+		snprintf(msg, sizeof(msg), "debuginfod %s: %s", urls ? urls : "", why);
+		explain_miss(p, di->path, di->elf, roots, msg);
+		return err == -ENOENT ? -ENOENT : -EIO;
+	}
+	snprintf(what, sizeof(what), "%s (from debuginfod)", p->found);
+	if (di->dw) {	/* libdwfl opened the same file */
+		Elf *delf = dwarf_getelf(di->dw);
+
+		if (!delf || same_build_id(di->elf, di->path, delf, what, p->log) ||
+		    btfi_elf_check_file(p->found, p->log) || check_compressed(delf, p->found, p->log)) {
+			di->dw = NULL;
+			return -EINVAL;
+		}
+		di->dwarf_elf = delf;
+	} else if (p->rel) {	/* unrelocated DWARF would give wrong names */
+		btfi_err(p->log, "%s: debug file %s from debuginfod: libdwfl cannot relocate it",
+			 di->path, p->found);
+		return -EINVAL;
+	} else {	/* libdwfl did not take it: open it as --debug-file */
+		err = map_elf(p->found, &p->dbg, p->log);
+		if (!err)
+			err = same_build_id(di->elf, di->path, p->dbg.elf, what, p->log);
+		if (!err)
+			err = open_inside(di, &p->dbg, p->found, p->log);
+		if (err)
+			return err;
+		dwfl_end(p->dwfl);	/* di->dw is ours now */
+		p->dwfl = NULL;
+	}
+	di->dwarf_path = p->found;
+	di->src = BTFI_DI_DEBUGINFOD;
+	return 0;
 }
 
 /*
@@ -527,13 +651,15 @@ static int open_dwfl(struct btfi_debuginfo *di, struct di_priv *p, const char *r
 			return -EINVAL;
 		return 0;
 	}
+	if (debuginfod_urls())
+		return open_debuginfod(di, p, p->roots, optional);
 	if (di->dw) {	/* cannot happen: the file has no DWARF of its own */
 		di->dw = NULL;
 		btfi_err(p->log, "%s: libdwfl found DWARF but no file", di->path);
 		return -EINVAL;
 	}
 	if (!optional)
-		explain_miss(p, di->path, di->elf, p->roots);
+		explain_miss(p, di->path, di->elf, p->roots, NULL);
 	return -ENOENT;
 }
 

@@ -2,7 +2,7 @@
 /*
  * Finding and opening the DWARF of an ELF file: in the file itself
  * (compressed or not), in a detached debug file (--debug-file, build-id,
- * .gnu_debuglink), split units in .dwo files through libdw. The order is
+ * .gnu_debuglink, debuginfod), split units in .dwo files through libdw. The order is
  * documented in docs/DESIGN.md ("Where debug info is looked for").
  */
 #ifndef BTFI_DEBUGINFO_H
@@ -28,6 +28,7 @@ enum btfi_debuginfo_src {
 	BTFI_DI_DEBUG_FILE,	/* opts.debug_file */
 	BTFI_DI_BUILD_ID,	/* <dir>/.build-id/xx/rest.debug */
 	BTFI_DI_DEBUGLINK,	/* .gnu_debuglink name (CRC or build-id checked) */
+	BTFI_DI_DEBUGINFOD,	/* fetched by build-id from $DEBUGINFOD_URLS */
 	BTFI_DI_MODULE_PATH,	/* a module's ROOT/lib/modules/... (build-id checked) */
 };
 
@@ -60,7 +61,8 @@ int btfi_debuginfo_open(const char *path, const struct btfi_debuginfo_opts *opts
 			struct btfi_debuginfo **out);
 void btfi_debuginfo_close(struct btfi_debuginfo *di);
 
-/* "in the file", "--debug-file", "build-id", ".gnu_debuglink", "module path" */
+/* "in the file", "--debug-file", "build-id", ".gnu_debuglink", "debuginfod",
+ * "module path" */
 const char *btfi_debuginfo_src_str(int src);
 
 /*

@@ -59,6 +59,12 @@ struct btfi_encode_stats {
 	double secs;
 };
 
+/* Base BTF for a file that has none (base_pahole.c): pahole
+ * --btf_encode_detached on dwarf_path, which pahole only reads. 0 and
+ * *out; -ENOENT: no pahole in PATH; -ENODATA: no types (pahole 1.24
+ * reads no split DWARF); else pahole failed. The reason is logged. */
+int btfi_base_from_pahole(const char *dwarf_path, const struct btfi_log *log, struct btf **out);
+
 int btfi_encode(const struct btfi_scan *s, struct btf *base,
 		const struct btfi_encode_opts *o, void **blob, size_t *sz,
 		struct btfi_encode_stats *st);

@@ -215,3 +215,153 @@ out:
 		close(fd_in);
 	return err;
 }
+
+/* ---- a new ELF file of a few sections ---- */
+
+static int add_data(Elf_Scn *scn, const void *buf, size_t size, size_t align)
+{
+	Elf_Data *d = elf_newdata(scn);
+
+	if (!d)
+		return -1;
+	d->d_buf = (void *)buf;
+	d->d_size = size;
+	d->d_type = ELF_T_BYTE;
+	d->d_align = align;
+	d->d_version = EV_CURRENT;
+	return 0;
+}
+
+/* Section names: like's code sections, then secs', then .shstrtab. */
+static int write_new(Elf *like, int fd, const struct btfi_elf_sec *secs, size_t nsecs,
+		     const char *path, const struct btfi_log *log)
+{
+	size_t shnum, shstrndx, strsz = 1, pos = 1;
+	char *strs = NULL;
+	GElf_Ehdr leh, eh;
+	Elf_Scn *scn;
+	GElf_Shdr sh;
+	Elf *out = NULL;
+	int err = -EIO;
+
+	if (!gelf_getehdr(like, &leh) || elf_getshdrnum(like, &shnum) ||
+	    elf_getshdrstrndx(like, &shstrndx)) {
+		btfi_err(log, "%s: cannot read ELF headers: %s", path, elf_errmsg(-1));
+		return -EINVAL;
+	}
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 1; i < shnum; i++) {
+			const char *nm;
+
+			if (!(scn = elf_getscn(like, i)) || !gelf_getshdr(scn, &sh) ||
+			    !(sh.sh_flags & SHF_EXECINSTR) || !(nm = elf_strptr(like, shstrndx, sh.sh_name)))
+				continue;
+			if (pass)
+				memcpy(strs + pos, nm, strlen(nm) + 1), pos += strlen(nm) + 1;
+			else
+				strsz += strlen(nm) + 1;
+		}
+		for (size_t i = 0; i < nsecs; i++) {
+			if (pass)
+				memcpy(strs + pos, secs[i].name, strlen(secs[i].name) + 1),
+					pos += strlen(secs[i].name) + 1;
+			else
+				strsz += strlen(secs[i].name) + 1;
+		}
+		if (pass)
+			memcpy(strs + pos, ".shstrtab", 10);
+		else if (!(strs = calloc(1, strsz += 10)))
+			return -ENOMEM;
+	}
+	out = elf_begin(fd, ELF_C_WRITE, NULL);
+	if (!out || !gelf_newehdr(out, gelf_getclass(like)) || !gelf_getehdr(out, &eh))
+		goto elf_err;
+	eh.e_ident[EI_DATA] = leh.e_ident[EI_DATA];
+	eh.e_type = ET_REL;
+	eh.e_machine = leh.e_machine;
+	eh.e_version = EV_CURRENT;
+	pos = 1;
+	for (size_t i = 1; i < shnum; i++) {
+		GElf_Shdr nsh;
+		Elf_Scn *ns;
+
+		if (!(scn = elf_getscn(like, i)) || !gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_EXECINSTR) ||
+		    !elf_strptr(like, shstrndx, sh.sh_name))
+			continue;
+		if (!(ns = elf_newscn(out)) || add_data(ns, NULL, sh.sh_size, 1) || !gelf_getshdr(ns, &nsh))
+			goto elf_err;
+		nsh.sh_name = pos;
+		nsh.sh_type = SHT_NOBITS;
+		nsh.sh_flags = sh.sh_flags;
+		nsh.sh_addr = sh.sh_addr;
+		nsh.sh_size = sh.sh_size;
+		nsh.sh_addralign = 1;
+		pos += strlen(strs + pos) + 1;
+		if (!gelf_update_shdr(ns, &nsh))
+			goto elf_err;
+	}
+	for (size_t i = 0; i < nsecs; i++) {
+		Elf_Scn *ns = elf_newscn(out);
+
+		if (!ns || add_data(ns, secs[i].data, secs[i].size, 8) || !gelf_getshdr(ns, &sh))
+			goto elf_err;
+		sh.sh_name = pos;
+		sh.sh_type = SHT_PROGBITS;
+		sh.sh_addralign = 8;
+		pos += strlen(strs + pos) + 1;
+		if (!gelf_update_shdr(ns, &sh))
+			goto elf_err;
+	}
+	if (!(scn = elf_newscn(out)) || add_data(scn, strs, strsz, 1) || !gelf_getshdr(scn, &sh))
+		goto elf_err;
+	sh.sh_name = pos;
+	sh.sh_type = SHT_STRTAB;
+	sh.sh_addralign = 1;
+	eh.e_shstrndx = elf_ndxscn(scn);
+	if (!gelf_update_shdr(scn, &sh) || !gelf_update_ehdr(out, &eh) || elf_update(out, ELF_C_WRITE) < 0)
+		goto elf_err;
+	err = 0;
+	goto out;
+elf_err:
+	btfi_err(log, "%s: libelf: %s", path, elf_errmsg(-1));
+out:
+	if (out)
+		elf_end(out);
+	free(strs);
+	return err;
+}
+
+int btfi_elf_write_new(const char *outp, const char *like, const struct btfi_elf_sec *secs,
+		       size_t nsecs, const struct btfi_log *log)
+{
+	struct btfi_atomic out = { .fd = -1 };
+	Elf *elf = NULL;
+	int fd_in, err;
+
+	elf_version(EV_CURRENT);
+	fd_in = open(like, O_RDONLY | O_CLOEXEC);
+	if (fd_in < 0) {
+		err = -errno;
+		btfi_err(log, "%s: %s", like, strerror(-err));
+		return err;
+	}
+	elf = elf_begin(fd_in, ELF_C_READ_MMAP, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF) {
+		btfi_err(log, "%s: not an ELF file", like);
+		err = -EINVAL;
+		goto out;
+	}
+	err = btfi_atomic_open(&out, outp, 0644, true, log);
+	if (err)
+		goto out;
+	err = write_new(elf, out.fd, secs, nsecs, outp, log);
+	if (err)
+		btfi_atomic_abort(&out);
+	else
+		err = btfi_atomic_commit(&out, log);
+out:
+	if (elf)
+		elf_end(elf);
+	close(fd_in);
+	return err;
+}

@@ -8,8 +8,9 @@
  * loaded module's likewise over /sys/kernel/btf/<module> (itself over
  * vmlinux's), refused unless it was built for the module as loaded.
  * Every view is validated by the reader against its base before use.
- * (Next: a cache keyed by build-id and an encode from DWARF on demand
- * plug in here, after the places above.)
+ * A user binary without .BTF.inline but with DWARF somewhere (opts.build):
+ * its entry in the cache (source/cache.h), else built from the DWARF now
+ * (source/build.h) and cached.
  */
 #ifndef BTFI_SOURCE_H
 #define BTFI_SOURCE_H
@@ -18,6 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "btfinline.h"
+#include "source/build.h"
 
 #define BTFI_SYSFS_BTF		"/sys/kernel/btf/vmlinux"
 #define BTFI_SYSFS_INLINE	"/sys/kernel/btf/vmlinux.inline"
@@ -34,6 +36,12 @@ struct btfi_source_opts {
 	 * kernel: the vmlinux or BTF the blob was encoded from, which must
 	 * be the running kernel's */
 	const char *base;
+	/* user: no .BTF.inline and no inline_btf/base: build it from the
+	 * DWARF (in the file, detached, debuginfod) through the cache */
+	bool build;
+	const char *debug_file;	/* where that DWARF is (as --debug-file) */
+	const char *debug_dirs;	/* as --debug-dir */
+	const char *cache_dir;	/* default: see source/cache.h */
 	/* the base's own base when the base is split BTF (a kernel module's
 	 * .BTF builds on vmlinux's); default /sys/kernel/btf/vmlinux */
 	const char *base_base;
@@ -47,11 +55,18 @@ enum btfi_source_how {
 	BTFI_SOURCE_SECTION,	/* the target's own .BTF.inline */
 	BTFI_SOURCE_FILE,	/* opts.inline_btf */
 	BTFI_SOURCE_SYSFS,	/* /sys/kernel/btf/vmlinux.inline */
+	BTFI_SOURCE_CACHE,	/* a cache entry built by an earlier run */
+	BTFI_SOURCE_BUILT,	/* built now from the DWARF, then cached */
 };
 
 struct btfi_source_info {
 	enum btfi_source_how how;
 	char path[PATH_MAX];	/* the file the inline info was read from */
+	char key[PATH_MAX + 96];	/* CACHE, BUILT: the cache key */
+	struct btfi_build_info build;	/* BUILT */
+	char note[600];		/* CACHE, BUILT: an unusable entry replaced, or
+				 * why the result is not cached */
+	double secs;		/* time to find (and build) the inline info */
 };
 
 /* target: the user ELF (NULL for the kernel). 0 and *bi, or a negative
