@@ -22,6 +22,9 @@
 #include "format/base.h"
 #include "format/elf_write.h"
 #include "elf_file.h"
+#include "attach/kmodule.h"
+#include "source/source.h"
+#include <sys/utsname.h>
 
 static bool same_file(const char *a, const char *b)
 {
@@ -158,6 +161,52 @@ static struct btf *kmod_base(const char *path, Elf *elf, const char *vmlinux)
 	return flat;
 }
 
+/*
+ * encode --kernel [RELEASE] [--build-id ID] [--module M]: the cache entry
+ * `trace -k` uses, made now: the kernel's (or module's) DWARF found as
+ * trace -k finds it, encoded over its own BTF (a module's over --base).
+ * RELEASE and ID default to the running kernel's.
+ */
+static int encode_kernel(int argc, char **argv, const char *vmlinux, const char *build_id,
+			 const char *module, const struct debug_opts *dbg, bool other_out)
+{
+	BTFI_OPTS(btfi_source_opts, so, .build = true, .module = module, .base = vmlinux,
+		  .debug_dirs = dbg->dirs);
+	struct btfi_source_info si;
+	struct btfinline *bi = NULL;
+	struct utsname u;
+	char id[130];
+
+	if (other_out || dbg->file)
+		return cli_usage(&cli_encode, "--kernel writes the cache entry: no -o, --raw, --in-place, "
+				 "--no-narrow or --debug-file");
+	if (optind + 1 < argc)
+		return cli_usage(&cli_encode, "--kernel takes one RELEASE");
+	uname(&u);
+	so.kernel_release = optind < argc ? argv[optind] : u.release;
+	if (!build_id) {
+		if (strcmp(so.kernel_release, u.release))
+			return cli_usage(&cli_encode, "--build-id ID: %s is not the running kernel",
+					 so.kernel_release);
+		if (!btfi_kmod_build_id(module, id, sizeof(id))) {
+			fprintf(stderr, "btfinline: kernel: %s%s: no build-id (%s)\n", module ? "module " : "vmlinux",
+				module ? module : "", module ? "is it loaded?" : "/sys/kernel/notes");
+			return 1;
+		}
+		build_id = id;
+	}
+	so.kernel_build_id = build_id;
+	if (btfi_source_open(BTFI_TARGET_KERNEL, NULL, &so, &bi, &si))
+		return 1;	/* logged */
+	if (dbg->verbose)
+		fprintf(stderr, "btfinline: kernel: %s: DWARF from %s (%s); %s\n", module ? module : "vmlinux",
+			si.build.dwarf_path, btfi_debuginfo_src_str(si.build.dwarf_src), si.key);
+	if (*si.note)
+		fprintf(stderr, "btfinline: kernel: %s\n", si.note);
+	btfinline__free(bi);
+	return *si.path ? 0 : 1;
+}
+
 static int cmd_encode(int argc, char **argv)
 {
 	static const struct option lopts[] = {
@@ -166,13 +215,17 @@ static int cmd_encode(int argc, char **argv)
 		{ "base", required_argument, NULL, 'b' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "no-narrow", no_argument, NULL, 'N' },
+		{ "kernel", no_argument, NULL, 'k' },
+		{ "build-id", required_argument, NULL, 'B' },
+		{ "module", required_argument, NULL, 'm' },
 		{ "help", no_argument, NULL, 'h' },
 		DEBUG_LONGOPTS,
 		{}
 	};
 	const char *out = NULL, *raw = NULL, *base_path = NULL, *path, *base_from = NULL;
 	bool in_place = false, verbose = false, no_narrow = false, no_own = false;
-	bool kmod = false, packed = false;
+	bool kmod = false, packed = false, kernel = false;
+	const char *build_id = NULL, *module = NULL;
 	struct debug_opts dbg = {};
 	struct btfi_scan *s = NULL;
 	struct btf *base = NULL;
@@ -192,6 +245,9 @@ static int cmd_encode(int argc, char **argv)
 		case 'b': base_path = optarg; break;
 		case 'v': verbose = true; break;
 		case 'N': no_narrow = true; break;
+		case 'k': kernel = true; break;
+		case 'B': build_id = optarg; break;
+		case 'm': module = optarg; break;
 		case 'h': cli_help(&cli_encode, stdout); return 0;
 		default:
 			if (!debug_opt(&dbg, c, optarg))
@@ -199,6 +255,11 @@ static int cmd_encode(int argc, char **argv)
 			break;
 		}
 	}
+	if (kernel)
+		return dbg.verbose = verbose, encode_kernel(argc, argv, base_path, build_id, module, &dbg,
+						    out || raw || in_place || no_narrow);
+	if (build_id || module)
+		return cli_usage(&cli_encode, "--build-id and --module go with --kernel");
 	if (optind == argc)
 		return cli_usage(&cli_encode, NULL);
 	if (optind + 1 < argc)

@@ -48,6 +48,8 @@ struct trace_args {
 	const char *inline_btf, *kbase, *outpath;
 	const char *inline_btfs[64];	/* -k: one per --inline-btf */
 	int ninline;
+	const char *mods[64];		/* -k -m: modules in one step */
+	int nmods;
 	enum btfinline_policy policy;
 	bool kernel, all_inst, no_entry, no_multi;
 	bool json, str, count, bare;
@@ -280,6 +282,7 @@ static int parse_args(int argc, char **argv, struct trace_args *a, int *rc)
 		{ "bare", no_argument, 0, 'Z' },	/* bench: empty program */
 		{ "no-uprobe-multi", no_argument, 0, 'M' },	/* tests: per-site uprobes */
 		{ "kernel", no_argument, 0, 'k' },
+		{ "module", required_argument, 0, 'm' },
 		{ "base", required_argument, 0, 'K' },
 		{ "all-instances", no_argument, 0, 'A' },
 		{ "duration", required_argument, 0, 'd' },
@@ -302,7 +305,7 @@ static int parse_args(int argc, char **argv, struct trace_args *a, int *rc)
 		}
 	}
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":x:p:cjo:hkd:v", lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":x:p:cjo:hkd:vm:", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'x': a->binary = optarg; break;
 		case 'p':
@@ -328,6 +331,13 @@ static int parse_args(int argc, char **argv, struct trace_args *a, int *rc)
 		case 'M': a->no_multi = true; break;
 		case 'o': a->outpath = optarg; break;
 		case 'k': a->kernel = true; break;
+		case 'm':
+			if (a->nmods == (int)(sizeof(a->mods) / sizeof(a->mods[0]))) {
+				cli_usage(&cli_trace, "too many -m");
+				return -1;
+			}
+			a->mods[a->nmods++] = optarg;
+			break;
 		case 'K': a->kbase = optarg; break;
 		case 'A': a->all_inst = true; break;
 		case 'd':
@@ -357,6 +367,10 @@ static int parse_args(int argc, char **argv, struct trace_args *a, int *rc)
 	}
 	if (a->kernel)
 		a->binary = "kernel";
+	if (!a->kernel && a->nmods) {
+		cli_usage(&cli_trace, "-m MODULE is for -k");
+		return -1;
+	}
 	if (!a->kernel && a->ninline > 1) {
 		cli_usage(&cli_trace, "one --inline-btf with -x (several: -k, vmlinux and modules)");
 		return -1;
@@ -489,7 +503,13 @@ static int resolve(struct trace_ctx *tc)
 	int err;
 
 	if (a->kernel) {
-		err = trace_kernel_open(a->inline_btfs, a->ninline, a->kbase, &tc->tk);
+		struct trace_kernel_opts ko = {
+			.blobs = a->inline_btfs, .nblobs = a->ninline, .mods = a->mods,
+			.nmods = a->nmods, .base = a->kbase, .debug_dirs = a->dbg.dirs,
+			.verbose = a->dbg.verbose,
+		};
+
+		err = trace_kernel_open(&ko, &tc->tk);
 		if (err)
 			return err;
 		if (!a->all_inst && !(tc->fold = fold_new()))
@@ -731,7 +751,7 @@ const struct cli_cmd cli_trace = {
 	.name = "trace",
 	.fn = cmd_trace,
 	.synopsis = "trace -x BINARY [-p PID] [OPTIONS] FUNC... [-- CMD [ARGS]]\n"
-		    "trace -k [--inline-btf BLOB] [--inline-btf MODULE=BLOB]... [--base BTF] [OPTIONS] FUNC...",
+		    "trace -k [-m MODULE]... [--inline-btf BLOB] [--inline-btf MODULE=BLOB]... [--base BTF] [OPTIONS] FUNC...",
 	.summary = "Probes at every inline site and the out-of-line entry of FUNC; arguments typed from BTF.",
 	.options =
 "  FUNC                 every inline site and the out-of-line entry of FUNC\n"
@@ -744,8 +764,13 @@ const struct cli_cmd cli_trace = {
 "  --inline-btf FILE    inline info from FILE (default: BIN's .BTF.inline, else\n"
 "                       built from BIN's DWARF and cached in\n"
 "                       ${XDG_CACHE_HOME:-~/.cache}/btfinline/encoded)\n"
-"  -k, --kernel         kernel functions, kprobes (inline info: --inline-btf, or\n"
-"                       /sys/kernel/btf/vmlinux.inline)\n"
+"  -k, --kernel         kernel functions, kprobes; inline info: --inline-btf, else\n"
+"                       /sys/kernel/btf/vmlinux.inline, else cached by the running\n"
+"                       kernel's build-id, else encoded once from its DWARF\n"
+"                       (/usr/lib/debug, debuginfod) and cached; loaded modules\n"
+"                       with a symbol FUNC likewise\n"
+"  -m, --module MOD     -k: loaded module MOD's inline sites too (one step, as\n"
+"                       vmlinux's: for functions the module only inlines)\n"
 "  --inline-btf MOD=FILE  -k: a loaded module's inline info (repeat for several\n"
 "                       modules; a module's `encode -o` ELF names itself: FILE)\n"
 "  --base BTF           -k: the base vmlinux's BLOB was encoded against; must equal the running kernel's\n"
@@ -763,5 +788,6 @@ const struct cli_cmd cli_trace = {
 "                       found by build-id or .gnu_debuglink, or from debuginfod\n"
 "                       when DEBUGINFOD_URLS is set)\n"
 "  --debug-dir DIR      debug files under DIR (DIR:DIR2...) instead of /usr/lib/debug\n"
+"                       (-k: ROOT/boot/vmlinux-RELEASE, ROOT/lib/modules/RELEASE/...)\n"
 "  -h, --help           this text\n",
 };

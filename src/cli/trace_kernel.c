@@ -18,6 +18,7 @@
 #include "attach/attach_kernel.h"
 #include "elf_file.h"
 #include "log.h"
+#include "dwarf/debuginfo.h"
 #include "source/source.h"
 #include "attach/kallsyms.h"
 #include "trace_kernel.h"
@@ -37,6 +38,10 @@ struct trace_kernel {
 	struct btfi_kblacklist bl;
 	struct kobj *objs;
 	size_t nobjs;
+	struct trace_kernel_opts o;
+	bool one_step;		/* no --inline-btf: modules found by symbol too */
+	char **tried;		/* modules whose inline info could not be had */
+	size_t ntried;
 };
 
 /* "MODULE=FILE", or FILE: a module's ELF (encode -o of its .ko) names
@@ -73,13 +78,39 @@ static int blob_target(const char *arg, char *mod, size_t len, const char **file
 	return 0;
 }
 
-static int add_obj(struct trace_kernel *tk, const char *mod, const char *blob, const char *base)
+/* -v: where an object's inline info came from */
+static void report(const char *name, const struct btfi_source_info *si)
 {
-	BTFI_OPTS(btfi_source_opts, so, .inline_btf = blob, .base = mod ? NULL : base,
-		  .module = mod);
+	switch (si->how) {
+	case BTFI_SOURCE_CACHE:
+		fprintf(stderr, "btfinline: kernel: %s: inline info from the cache, %s (%s), opened in %.1f ms\n",
+			name, si->path, si->key, si->secs * 1e3);
+		break;
+	case BTFI_SOURCE_BUILT:
+		fprintf(stderr, "btfinline: kernel: %s: inline info built from the DWARF of %s (%s) in %.2f s, "
+			"%u sites%s%s\n", name, si->build.dwarf_path, btfi_debuginfo_src_str(si->build.dwarf_src),
+			si->secs, si->build.nsites, *si->path ? ", cached as " : "", si->path);
+		break;
+	default:
+		fprintf(stderr, "btfinline: kernel: %s: inline info from %s\n", name, si->path);
+		break;
+	}
+	if (*si->note)
+		fprintf(stderr, "btfinline: kernel: %s: %s\n", name, si->note);
+}
+
+/* log: where the failure goes (NULL: stderr). */
+static int add_obj(struct trace_kernel *tk, const char *mod, const char *blob, bool build,
+		   const struct btfi_log *log)
+{
+	BTFI_OPTS(btfi_source_opts, so, .inline_btf = blob, .base = mod ? NULL : tk->o.base,
+		  .module = mod, .build = build && !blob, .debug_dirs = tk->o.debug_dirs);
+	struct btfi_source_info si;
 	struct kobj *o, *no;
 	int err;
 
+	if (log)
+		so.log = *log;
 	for (size_t i = 0; i < tk->nobjs; i++)
 		if (!strcmp(tk->objs[i].name, mod ? mod : "vmlinux")) {
 			fprintf(stderr, "btfinline: kernel: two inline infos for %s\n", tk->objs[i].name);
@@ -93,20 +124,21 @@ static int add_obj(struct trace_kernel *tk, const char *mod, const char *blob, c
 	memset(o, 0, sizeof(*o));
 	snprintf(o->name, sizeof(o->name), "%s", mod ? mod : "vmlinux");
 	o->is_mod = mod;
-	err = btfi_source_open(BTFI_TARGET_KERNEL, NULL, &so, &o->bi, NULL);
+	err = btfi_source_open(BTFI_TARGET_KERNEL, NULL, &so, &o->bi, &si);
 	if (!err && mod)
-		err = btfi_kmod_load(mod, &o->mod, NULL);
+		err = btfi_kmod_load(mod, &o->mod, log);
 	if (err) {
 		btfinline__free(o->bi);
 		btfi_kmod_free(&o->mod);
 		return err;
 	}
+	if (tk->o.verbose)
+		report(o->name, &si);
 	tk->nobjs++;
 	return 0;
 }
 
-int trace_kernel_open(const char *const *blobs, int nblobs, const char *base,
-		      struct trace_kernel **out)
+int trace_kernel_open(const struct trace_kernel_opts *opts, struct trace_kernel **out)
 {
 	BTFI_OPTS(btfi_ksyms_opts, kso);
 	struct trace_kernel *tk;
@@ -117,19 +149,24 @@ int trace_kernel_open(const char *const *blobs, int nblobs, const char *base,
 	tk = calloc(1, sizeof(*tk));
 	if (!tk)
 		return -ENOMEM;
-	for (int i = 0; i < nblobs && !err; i++) {
+	tk->o = *opts;
+	tk->one_step = !opts->nblobs;
+	for (int i = 0; i < opts->nblobs && !err; i++) {
 		char mod[64];
 		const char *file;
 
-		err = blob_target(blobs[i], mod, sizeof(mod), &file);
+		err = blob_target(opts->blobs[i], mod, sizeof(mod), &file);
 		if (!err)
-			err = add_obj(tk, *mod ? mod : NULL, file, base);
+			err = add_obj(tk, *mod ? mod : NULL, file, false, NULL);
 		have_vmlinux |= !err && !*mod;
 	}
-	/* vmlinux: its own sysfs blob, unless given; with only modules'
-	 * blobs given, vmlinux's is used when the kernel has one */
-	if (!err && !have_vmlinux && (!nblobs || !access(BTFI_SYSFS_INLINE, R_OK)))
-		err = add_obj(tk, NULL, NULL, base);
+	/* vmlinux: its own sysfs blob unless given, or in one step the cache
+	 * or its DWARF; with only modules' blobs given, vmlinux's when the
+	 * kernel has one */
+	if (!err && !have_vmlinux && (tk->one_step || !access(BTFI_SYSFS_INLINE, R_OK)))
+		err = add_obj(tk, NULL, NULL, tk->one_step, NULL);
+	for (int i = 0; i < opts->nmods && !err; i++)
+		err = add_obj(tk, opts->mods[i], NULL, true, NULL);
 	if (!err)
 		err = btfi_ksyms_load(&kso, &tk->ks);
 	if (err) {
@@ -141,6 +178,40 @@ int trace_kernel_open(const char *const *blobs, int nblobs, const char *base,
 	return 0;
 }
 
+/* One step: loaded modules with a symbol named func (its out-of-line
+ * copy: the module's inline sites of it come along) join, in one step
+ * too. A module whose inline info cannot be had is left out; *why keeps
+ * the reason for when nothing else has func. */
+static void join_modules(struct trace_kernel *tk, const char *func, struct btfi_msgbuf *why)
+{
+	const char *mods[16];
+	size_t n = btfi_ksyms_mods_with(tk->ks, func, mods, 16);
+
+	for (size_t i = 0; i < n; i++) {
+		struct btfi_msgbuf m = { { 0 } };
+		struct btfi_log ml = BTFI_LOG_KEEP(&m);
+		bool seen = false;
+		char **nt;
+
+		for (size_t k = 0; k < tk->nobjs && !seen; k++)
+			seen = tk->objs[k].is_mod && !strcmp(tk->objs[k].name, mods[i]);
+		for (size_t k = 0; k < tk->ntried && !seen; k++)
+			seen = !strcmp(tk->tried[k], mods[i]);
+		if (seen)
+			continue;
+		if (!add_obj(tk, mods[i], NULL, true, &ml))
+			continue;
+		if (!why->s[0])
+			memcpy(why, &m, sizeof(m));
+		nt = realloc(tk->tried, (tk->ntried + 1) * sizeof(*nt));
+		if (nt && (nt[tk->ntried] = strdup(mods[i])))
+			tk->ntried++;
+		if (nt)
+			tk->tried = nt;
+		fprintf(stderr, "btfinline: kernel: %s: module %s left out: %s\n", func, mods[i], m.s);
+	}
+}
+
 void trace_kernel_close(struct trace_kernel *tk)
 {
 	if (!tk)
@@ -150,6 +221,9 @@ void trace_kernel_close(struct trace_kernel *tk)
 		btfi_kmod_free(&tk->objs[i].mod);
 	}
 	free(tk->objs);
+	for (size_t i = 0; i < tk->ntried; i++)
+		free(tk->tried[i]);
+	free(tk->tried);
 	btfi_ksyms_free(tk->ks);
 	btfi_kblacklist_free(&tk->bl);
 	free(tk);
@@ -160,10 +234,12 @@ int trace_kernel_collect(struct trace_kernel *tk, const char *func, bool no_entr
 			 trace_kernel_prep_fn prep, void *ctx)
 {
 	struct btfi_kskips sk = { 0 };
-	struct btfi_msgbuf unknown = { { 0 } }, none = { { 0 } };
+	struct btfi_msgbuf unknown = { { 0 } }, none = { { 0 } }, left = { { 0 } };
 	bool added = false;
 	int err;
 
+	if (tk->one_step)
+		join_modules(tk, func, &left);
 	for (size_t i = 0; i < tk->nobjs; i++) {
 		struct kobj *o = &tk->objs[i];
 		struct btfi_msgbuf m = { { 0 } };
@@ -200,9 +276,10 @@ int trace_kernel_collect(struct trace_kernel *tk, const char *func, bool no_entr
 			return err;
 		added = true;
 	}
-	if (!added) {
-		fprintf(stderr, "btfinline: %s\n", none.s[0] ? none.s : unknown.s[0] ? unknown.s :
-			"kernel: no inline site and no kernel symbol of that name");
+	if (!added) {	/* a module left out above has said why */
+		if (!left.s[0])
+			fprintf(stderr, "btfinline: %s\n", none.s[0] ? none.s : unknown.s[0] ? unknown.s :
+				"kernel: no inline site and no kernel symbol of that name");
 		return -ENOENT;
 	}
 	if (sk.nmissed && policy != BTFI_BEST_EFFORT) {

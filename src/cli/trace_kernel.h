@@ -10,13 +10,26 @@
 
 struct trace_kernel;
 
-/* Inline info, one --inline-btf each: FILE (vmlinux's; a module's ELF
+/*
+ * Inline info, one --inline-btf each: FILE (vmlinux's; a module's ELF
  * from `encode -o` is named by its .modinfo) or MODULE=FILE; vmlinux's
- * defaults to /sys/kernel/btf/vmlinux.inline. Each checked against the
- * running kernel (vmlinux's against `base` if given) or the loaded module.
- * Also kallsyms and the kprobe blacklist. */
-int trace_kernel_open(const char *const *blobs, int nblobs, const char *base,
-		      struct trace_kernel **tk);
+ * defaults to /sys/kernel/btf/vmlinux.inline. Without any --inline-btf, in
+ * one step: vmlinux's and each -m module's from sysfs, the cache, or
+ * encoded from its DWARF, and at collect time the loaded modules that
+ * have a symbol of the traced function. Each checked against the running
+ * kernel (vmlinux's against `base` if given) or the loaded module. Also
+ * kallsyms and the kprobe blacklist.
+ */
+struct trace_kernel_opts {
+	const char *const *blobs;	/* --inline-btf */
+	int nblobs;
+	const char *const *mods;	/* -m: modules in one step */
+	int nmods;
+	const char *base;		/* --base: vmlinux's blob's base */
+	const char *debug_dirs;		/* --debug-dir */
+	bool verbose;			/* -v: where each inline info came from */
+};
+int trace_kernel_open(const struct trace_kernel_opts *o, struct trace_kernel **tk);
 void trace_kernel_close(struct trace_kernel *tk);
 /* Called after each object's sites of a function were appended to the
  * list (from index `from`), with that object's BTF. */

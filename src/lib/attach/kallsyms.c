@@ -387,3 +387,15 @@ const struct btfi_ksym *btfi_ksyms_mod_by_addr(const struct btfi_ksyms *ks, cons
 			best = &ks->msyms[lo];
 	return best;
 }
+
+size_t btfi_ksyms_mods_with(const struct btfi_ksyms *ks, const char *name, const char **mods,
+			    size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < ks->mcnt && n < max; i++)	/* by module, then address */
+		if (is_text(ks->msyms[i].type) && !strcmp(ks->msyms[i].name, name) &&
+		    (!n || strcmp(mods[n - 1], ks->msyms[i].mod)))
+			mods[n++] = ks->msyms[i].mod;
+	return n;
+}

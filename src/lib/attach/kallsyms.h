@@ -64,6 +64,10 @@ size_t btfi_ksyms_mod_cnt(const struct btfi_ksyms *ks, const char *mod);
 /* The k-th symbol named `name` in module `mod` (by address), NULL if none. */
 const struct btfi_ksym *btfi_ksyms_mod_by_name_nth(const struct btfi_ksyms *ks, const char *mod,
 						   const char *name, int k);
+/* The loaded modules (at most max) with a text symbol named `name`;
+ * returns how many (pointers into ks). */
+size_t btfi_ksyms_mods_with(const struct btfi_ksyms *ks, const char *name, const char **mods,
+			    size_t max);
 /* Text symbol of module `mod` with the greatest address <= addr (NULL:
  * none; the caller checks addr is in the module's code). */
 const struct btfi_ksym *btfi_ksyms_mod_by_addr(const struct btfi_ksyms *ks, const char *mod,

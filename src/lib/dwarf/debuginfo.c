@@ -396,21 +396,54 @@ static const char *debuginfod_urls(void)
  * path comes from the descriptor: a name malloc'd by libdebuginfod could
  * belong to another libc (the static CLI's dlopen) and is not taken.
  */
+static int query_id(Dwfl *dwfl, const void *id, size_t nid, char **found, char *why, size_t len);
+
 static int debuginfod_query(struct di_priv *p, Elf *elf, char **found, char *why, size_t len)
 {
-	__typeof__(debuginfod_find_debuginfo) *find;
-	debuginfod_client *c = dwfl_get_debuginfod_client(p->dwfl);
-	char link[64], target[4096];
 	const void *id;
-	ssize_t nid = dwelf_elf_gnu_build_id(elf, &id), n;
-	void *so;
-	int fd;
+	ssize_t nid = dwelf_elf_gnu_build_id(elf, &id);
 
 	*found = NULL;
 	if (nid <= 0) {
 		snprintf(why, len, "the file has no build-id to ask by");
 		return -ENOENT;
 	}
+	return query_id(p->dwfl, id, nid, found, why, len);
+}
+
+int btfi_debuginfod_fetch(const void *id, size_t nid, char **found, char *why, size_t len)
+{
+	static const Dwfl_Callbacks cb = { .find_elf = dwfl_build_id_find_elf,
+					   .find_debuginfo = dwfl_standard_find_debuginfo };
+	Dwfl *dwfl;
+	int err;
+
+	*found = NULL;
+	if (!debuginfod_urls()) {
+		snprintf(why, len, "DEBUGINFOD_URLS is not set");
+		return -ENOENT;
+	}
+	dwfl = dwfl_begin(&cb);
+	if (!dwfl) {
+		snprintf(why, len, "libdwfl: %s", dwfl_errmsg(-1));
+		return -ENOMEM;
+	}
+	err = query_id(dwfl, id, nid, found, why, len);
+	dwfl_end(dwfl);
+	return err;
+}
+
+/* The query itself, on dwfl's client (its cache state). */
+static int query_id(Dwfl *dwfl, const void *id, size_t nid, char **found, char *why, size_t len)
+{
+	__typeof__(debuginfod_find_debuginfo) *find;
+	debuginfod_client *c = dwfl_get_debuginfod_client(dwfl);
+	char link[64], target[4096];
+	ssize_t n;
+	void *so;
+	int fd;
+
+	*found = NULL;
 	so = dlopen(DEBUGINFOD_SONAME, RTLD_LAZY);
 	find = so ? dlsym(so, "debuginfod_find_debuginfo") : NULL;
 	if (!c || !find) {

@@ -72,4 +72,13 @@ const char *btfi_debuginfo_src_str(int src);
 int btfi_debuginfo_find(const char *path, const struct btfi_debuginfo_opts *opts,
 			char **debug_path);
 
+/*
+ * A debug file by build-id (raw bytes) alone, from $DEBUGINFOD_URLS through
+ * libdebuginfod (the kernel's, whose running image is not a file): 0 and
+ * *found (malloc'd: the file in libdebuginfod's cache, its build-id not
+ * checked here), or -errno with the reason in why (-ENOENT: not set, or
+ * no such file there).
+ */
+int btfi_debuginfod_fetch(const void *id, size_t nid, char **found, char *why, size_t len);
+
 #endif

@@ -178,7 +178,8 @@ int btfi_cache_open(const struct btfi_cache_opts *o, const struct btfi_cache_key
 {
 	static const struct btfi_log no_log;
 	const struct btfi_log *log = OPTS_HAS(o, log) ? &o->log : &no_log;
-	BTFI_OPTS(btfinline_open_opts, oo, .log = *log, .base_path = base_path);
+	BTFI_OPTS(btfinline_open_opts, oo, .log = *log, .base_path = base_path,
+		  .base_base_path = OPTS_GET(o, base_base, NULL));
 	char path[PATH_MAX];
 	int err;
 

@@ -176,9 +176,9 @@ int btfi_kdebug_find(const char *module, const struct btfi_kdebug_opts *opts, ch
 		return 0;
 	}
 	if (lk.mismatch[0]) {
-		btfi_err(log, "kernel: %s%s: %s has build-id %s, the running %s has %s: debug info "
-			 "of another build", module ? "module " : "", module ? module : "vmlinux",
-			 lk.mismatch, lk.mismatch_id, module ? "module" : "kernel", want);
+		btfi_err(log, "kernel: %s%s: %s has build-id %s, want %s%s: debug info of another "
+			 "build", module ? "module " : "", module ? module : "vmlinux", lk.mismatch,
+			 lk.mismatch_id, want, id ? "" : module ? " (the loaded module's)" : " (the running kernel's)");
 		return -ESTALE;
 	}
 	return -ENOENT;

@@ -16,6 +16,7 @@
 #include "opts.h"
 #include "source/cache.h"
 #include "source/source.h"
+#include "source/source_priv.h"
 
 const char *btfi_source_how_str(enum btfi_source_how how)
 {
@@ -27,210 +28,6 @@ const char *btfi_source_how_str(enum btfi_source_how how)
 	case BTFI_SOURCE_BUILT: return "built";
 	}
 	return "?";
-}
-
-/* ---- the running kernel ---- */
-
-/* `file`'s BTF (an ELF's .BTF, or raw) must be the running kernel's. */
-static int check_base_file(const char *file, const char *what, const struct btfi_log *log)
-{
-	struct btfi_msgbuf m = { { 0 } };
-	struct btfi_log ml = BTFI_LOG_KEEP(&m);
-	struct btf *b;
-	int err;
-
-	b = btf__parse(file, NULL);
-	if (!b) {
-		err = -errno;
-		btfi_err(log, "%s: cannot read %s BTF: %s", file, what, strerror(-err));
-		return err;
-	}
-	err = btfi_check_base_matches(b, BTFI_SYSFS_BTF, &ml);
-	btf__free(b);
-	if (err)
-		btfi_err(log, "%s: %s", file, m.s);
-	return err;
-}
-
-static int kernel_open(const char *blob, const char *base_file, const struct btfi_log *log,
-		       struct btfinline **out, struct btfi_source_info *info)
-{
-	struct btfi_msgbuf m = { { 0 } };
-	BTFI_OPTS(btfinline_open_opts, oo, .base_path = BTFI_SYSFS_BTF,
-		  .log = BTFI_LOG_KEEP(&m));
-	const char *path = blob ? blob : BTFI_SYSFS_INLINE;
-	int err;
-
-	*out = NULL;
-	if (access(BTFI_SYSFS_BTF, R_OK)) {
-		err = -errno;
-		btfi_err(log, "%s: %s (kernel without CONFIG_DEBUG_INFO_BTF?)", BTFI_SYSFS_BTF,
-			 strerror(errno));
-		return err;
-	}
-	if (!blob && access(path, R_OK)) {
-		btfi_err(log, "%s: not provided by this kernel; pass --inline-btf FILE "
-			 "(btfinline encode VMLINUX --raw FILE, from this kernel's debug vmlinux)", path);
-		return -ENOENT;
-	}
-	/* A raw blob does not name its base: the optional base file (what it
-	 * was encoded against) and an ELF's own .BTF are compared byte for
-	 * byte; the blob is then checked structurally against the live base. */
-	if (base_file && (err = check_base_file(base_file, "base", log)))
-		return err;
-	if (blob && btfi_file_kind(blob) == BTFI_FILE_ELF && (err = check_base_file(blob, "its", log)))
-		return err;
-	err = btfinline__open(path, &oo, out);
-	if (!err) {
-		info->how = blob ? BTFI_SOURCE_FILE : BTFI_SOURCE_SYSFS;
-		snprintf(info->path, sizeof(info->path), "%s", path);
-	}
-	if (err) {
-		/* the reader's message names the file and the record */
-		if (err == -ENOENT || err == -EACCES || err == -ENOMEM || err == -EIO)
-			btfi_err(log, "%s", m.s);
-		else
-			btfi_err(log, "%s; not inline info for the running kernel (its BTF is %s)",
-				 m.s, BTFI_SYSFS_BTF);
-		return err == -EINVAL ? -ESTALE : err;
-	}
-	return 0;
-}
-
-/* ---- a loaded kernel module ---- */
-
-/* The whole file (sysfs files report no size). */
-static void *slurp(const char *path, size_t *sz)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	size_t cap = 1 << 16, n = 0;
-	char *buf = NULL, *nb;
-	ssize_t got = 0;
-
-	if (fd < 0)
-		return NULL;
-	while ((nb = realloc(buf, cap))) {
-		buf = nb;
-		got = read(fd, buf + n, cap - n);
-		if (got <= 0)
-			break;
-		n += got;
-		if (n == cap)
-			cap *= 2;
-	}
-	close(fd);
-	if (!nb || got < 0) {
-		free(buf);
-		return NULL;
-	}
-	*sz = n;
-	return buf;
-}
-
-/*
- * An ELF blob (encode -o of a .ko) names what it was built from: its
- * .modinfo name, its build-id and its own .BTF must be the loaded
- * module's (/sys/module/<m>/notes, /sys/kernel/btf/<m>).
- */
-static int check_kmod_elf(const char *blob, const char *mod, const char *mbtf,
-			  const struct btfi_log *log)
-{
-	char name[64] = "", have[130] = "", want[130] = "";
-	const void *own;
-	void *live = NULL;
-	size_t osz, lsz = 0;
-	struct btfi_base_diff d;
-	Elf *elf;
-	int fd, err = 0;
-
-	fd = open(blob, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		err = -errno;
-		btfi_err(log, "%s: %s", blob, strerror(-err));
-		return err;
-	}
-	elf_version(EV_CURRENT);
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!elf || !btfi_elf_is_kmod(elf) || !btfi_elf_kmod_name(elf, name, sizeof(name))) {
-		btfi_err(log, "%s: not a kernel module (no .modinfo name), cannot be module %s's inline info",
-			 blob, mod);
-		err = -EINVAL;
-		goto out;
-	}
-	if (strcmp(name, mod)) {
-		btfi_err(log, "%s: inline info of module %s, not of %s", blob, name, mod);
-		err = -EINVAL;
-		goto out;
-	}
-	btfi_elf_build_id(elf, have, sizeof(have));
-	if (btfi_kmod_build_id(mod, want, sizeof(want)) && strcmp(have, want)) {
-		btfi_err(log, "%s: module %s: built for build-id %s, the loaded module is %s",
-			 blob, mod, *have ? have : "(none)", want);
-		err = -ESTALE;
-		goto out;
-	}
-	own = btfi_elf_section(elf, ".BTF", &osz);
-	live = slurp(mbtf, &lsz);
-	if (!own || !live || btfi_base_same_raw(own, osz, live, lsz, &d)) {
-		btfi_err(log, "%s: module %s: its .BTF is not the loaded module's %s (%zu vs %zu bytes)",
-			 blob, mod, mbtf, osz, lsz);
-		err = -ESTALE;
-	}
-out:
-	free(live);
-	if (elf)
-		elf_end(elf);
-	close(fd);
-	return err;
-}
-
-static int kmod_open(const char *mod, const char *blob, const struct btfi_log *log,
-		     struct btfinline **out, struct btfi_source_info *info)
-{
-	char mbtf[256], sysinl[256];
-	struct btfi_msgbuf m = { { 0 } };
-	BTFI_OPTS(btfinline_open_opts, oo, .base_path = mbtf, .base_base_path = BTFI_SYSFS_BTF,
-		  .log = BTFI_LOG_KEEP(&m));
-	const char *path = blob;
-	int err;
-
-	*out = NULL;
-	if (!btfi_kmod_loaded(mod)) {
-		btfi_err(log, "kernel: module %s is not loaded", mod);
-		return -ENOENT;
-	}
-	snprintf(mbtf, sizeof(mbtf), BTFI_SYSFS_BTF_DIR "/%s", mod);
-	snprintf(sysinl, sizeof(sysinl), BTFI_SYSFS_BTF_DIR "/%s.inline", mod);
-	if (access(mbtf, R_OK)) {
-		err = -errno;
-		btfi_err(log, "kernel: module %s: %s: %s (kernel without CONFIG_DEBUG_INFO_BTF_MODULES?)",
-			 mod, mbtf, strerror(-err));
-		return err;
-	}
-	if (!path) {
-		path = sysinl;
-		if (access(path, R_OK)) {
-			btfi_err(log, "%s: not provided by this kernel; pass --inline-btf %s=FILE "
-				 "(btfinline encode %s.ko --base VMLINUX --raw FILE, from its debug module)",
-				 path, mod, mod);
-			return -ENOENT;
-		}
-	}
-	if (blob && btfi_file_kind(blob) == BTFI_FILE_ELF &&
-	    (err = check_kmod_elf(blob, mod, mbtf, log)))
-		return err;
-	err = btfinline__open(path, &oo, out);
-	if (err) {
-		if (err == -ENOENT || err == -EACCES || err == -ENOMEM || err == -EIO)
-			btfi_err(log, "%s", m.s);
-		else
-			btfi_err(log, "%s; not inline info for module %s as loaded (its BTF is %s)",
-				 m.s, mod, mbtf);
-		return err == -EINVAL ? -ESTALE : err;
-	}
-	info->how = blob ? BTFI_SOURCE_FILE : BTFI_SOURCE_SYSFS;
-	snprintf(info->path, sizeof(info->path), "%s", path);
-	return 0;
 }
 
 /* ---- user space ---- */
@@ -252,7 +49,7 @@ static int user_open(const char *target, const char *blob, const char *base,
 	return err;
 }
 
-static double now(void)
+double btfi_source_now(void)
 {
 	struct timespec ts;
 
@@ -261,7 +58,7 @@ static double now(void)
 }
 
 /* "PATH: problem" -> "problem", to put a message in another's context. */
-static const char *after_path(const char *msg, const char *path)
+const char *btfi_source_after_path(const char *msg, const char *path)
 {
 	size_t n = strlen(path);
 
@@ -273,8 +70,9 @@ static const char *after_path(const char *msg, const char *path)
  * private temp directory, opened and removed. The reader loads the base
  * lazily by path: load it before the file goes.
  */
-static int open_uncached(const struct btfi_cache_key *k, const struct btfi_cache_entry *e,
-			 const struct btfi_log *log, struct btfinline **bi)
+int btfi_source_uncached(const struct btfi_cache_key *k, const struct btfi_cache_entry *e,
+			 const char *base, const char *base_base, const struct btfi_log *log,
+			 struct btfinline **bi)
 {
 	const char *tmpdir = getenv("TMPDIR");
 	char dir[4096], path[4200];
@@ -287,11 +85,11 @@ static int open_uncached(const struct btfi_cache_key *k, const struct btfi_cache
 		return err;
 	}
 	{
-		BTFI_OPTS(btfi_cache_opts, co, .log = *log, .dir = dir);
+		BTFI_OPTS(btfi_cache_opts, co, .log = *log, .dir = dir, .base_base = base_base);
 
 		err = btfi_cache_store(&co, k, e);
 		if (!err)
-			err = btfi_cache_open(&co, k, NULL, bi);
+			err = btfi_cache_open(&co, k, base, bi);
 		if (!err && !btfinline__btf(*bi))
 			err = -EINVAL;
 		if (!btfi_cache_path(&co, k, path, sizeof(path)))
@@ -314,7 +112,7 @@ static int build_open(const char *target, const struct btfi_source_opts *opts,
 	struct btfi_cache_entry e = { .like = target };
 	struct btfi_cache_key k;
 	void *base = NULL, *blob = NULL;
-	double t0 = now();
+	double t0 = btfi_source_now();
 	int err;
 
 	err = btfi_cache_key_file(target, &k, log);
@@ -325,7 +123,7 @@ static int build_open(const char *target, const struct btfi_source_opts *opts,
 	err = btfi_cache_open(&co, &k, NULL, bi);
 	if (!err) {
 		info->how = BTFI_SOURCE_CACHE;
-		info->secs = now() - t0;
+		info->secs = btfi_source_now() - t0;
 		return 0;
 	}
 	if (err != -ENOENT && *info->path)
@@ -334,7 +132,7 @@ static int build_open(const char *target, const struct btfi_source_opts *opts,
 	err = btfi_build_inline(target, &bo, &base, &e.base_sz, &blob, &e.blob_sz, &info->build);
 	if (err) {
 		btfi_err(log, "%s: no .BTF.inline section, and none can be built: %s", target,
-			 after_path(m.s, target));
+			 btfi_source_after_path(m.s, target));
 		return err;
 	}
 	e.base = base;
@@ -356,11 +154,11 @@ static int build_open(const char *target, const struct btfi_source_opts *opts,
 		if (err != -EAGAIN)
 			snprintf(info->note, sizeof(info->note), "not cached: %s", m.s);
 		info->path[0] = 0;
-		err = open_uncached(&k, &e, log, bi);
+		err = btfi_source_uncached(&k, &e, NULL, NULL, log, bi);
 	}
 	free(base);
 	free(blob);
-	info->secs = now() - t0;
+	info->secs = btfi_source_now() - t0;
 	return err;
 }
 
@@ -379,10 +177,8 @@ int btfi_source_open(enum btfi_target t, const char *target, const struct btfi_s
 	if (!info)
 		info = &dummy;
 	memset(info, 0, sizeof(*info));
-	if (t == BTFI_TARGET_KERNEL && OPTS_GET(opts, module, NULL))
-		return kmod_open(opts->module, blob, log, bi, info);
 	if (t == BTFI_TARGET_KERNEL)
-		return kernel_open(blob, base, log, bi, info);
+		return btfi_source_kernel(opts, log, bi, info);
 	if (!target) {
 		btfi_err(log, "inline info: no target file");
 		return -EINVAL;

@@ -49,6 +49,12 @@ struct btfi_source_opts {
 	 * (inline_btf, else /sys/kernel/btf/<module>.inline), over
 	 * /sys/kernel/btf/<module> and /sys/kernel/btf/vmlinux */
 	const char *module;
+	/* kernel, build: another kernel than the running one (encode
+	 * --kernel): its release and build-id (hex; the module's for a
+	 * module), the cache entry always built; `base` is then its vmlinux
+	 * (default: the debug vmlinux found), required for a module */
+	const char *kernel_release;
+	const char *kernel_build_id;
 };
 
 enum btfi_source_how {
