@@ -81,7 +81,7 @@ start() {	# name args...
 	./btfinline trace -k "\$@" >\$n.out 2>\$n.err &
 	pid=\$!
 	i=0
-	while ! grep -qs 'probes on' \$n.err && kill -0 \$pid 2>/dev/null && [ \$i -lt 600 ]; do
+	while ! grep -qsE 'probes? on ' \$n.err && kill -0 \$pid 2>/dev/null && [ \$i -lt 600 ]; do
 		sleep 0.1; i=\$((i + 1))
 	done
 }

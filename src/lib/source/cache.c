@@ -133,6 +133,7 @@ static int check_key(const char *path, const struct btfi_cache_key *k, const str
 	if (fd < 0)
 		return -errno;
 	key_text(k, want, sizeof(want));
+	elf_version(EV_CURRENT);	/* trace -k may not have used libelf yet */
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (fstat(fd, &st) || btfi_elf_check(elf, path, st.st_size, log) ||
 	    elf_getshdrstrndx(elf, &shstrndx))

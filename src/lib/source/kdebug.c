@@ -46,6 +46,7 @@ static bool has_debug_info(const char *path)
 
 	if (fd < 0)
 		return false;
+	elf_version(EV_CURRENT);
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	while (elf && !elf_getshdrstrndx(elf, &shstrndx) && !yes && (scn = elf_nextscn(elf, scn))) {
 		GElf_Shdr sh;

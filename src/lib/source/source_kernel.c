@@ -341,6 +341,7 @@ static struct btf *file_base(const char *mod, const char *what, const char *dwar
 	if (!mod)
 		return vm;
 	fd = open(dwarf, O_RDONLY | O_CLOEXEC);
+	elf_version(EV_CURRENT);
 	elf = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
 	raw = elf ? btfi_elf_section(elf, ".BTF", &sz) : NULL;
 	if (raw)
