@@ -116,7 +116,8 @@ struct ktarget {
 
 static int k_open(struct target *t, const struct btfi_log *log, struct btfinline **bi)
 {
-	BTFI_OPTS(btfi_source_opts, so, .log = *log);
+	/* as trace -k: sysfs, else the cache, else built from the DWARF */
+	BTFI_OPTS(btfi_source_opts, so, .log = *log, .build = true);
 
 	return btfi_source_open(BTFI_TARGET_KERNEL, NULL, &so, bi, NULL);
 }
