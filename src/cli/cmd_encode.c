@@ -366,7 +366,8 @@ out:
 const struct cli_cmd cli_encode = {
 	.name = "encode",
 	.fn = cmd_encode,
-	.synopsis = "encode ELF [-o OUT|--in-place] [--raw BLOB] [--base BTF] [--no-narrow] [-v]",
+	.synopsis = "encode ELF [-o OUT|--in-place] [--raw BLOB] [--base BTF] [--no-narrow] [-v]\n"
+		    "encode --kernel [RELEASE] [--build-id ID] [--module MOD] [--base VMLINUX] [--debug-dir DIR] [-v]",
 	.summary = "DWARF + the file's .BTF -> .BTF.inline (split BTF with LOC_PARAM, LOC_PROTO, LOCSEC).",
 	.options =
 "  ELF           an ELF with DWARF (in it or detached: see --debug-file), and\n"
@@ -384,5 +385,11 @@ const struct cli_cmd cli_encode = {
 "  --no-narrow   write registers narrower than their parameter as no location\n"
 "                (for readers that take LOC_PARAM size as the type's size)\n"
 "  -v, --verbose counts and times, where the DWARF came from, on stderr\n"
+"  --kernel      the cache entry `trace -k` reads for kernel RELEASE (default:\n"
+"                the running one): its DWARF found as trace -k finds it, by\n"
+"                build-id (under --debug-dir, /usr/lib/debug, debuginfod)\n"
+"  --build-id ID  with --kernel: the build-id of that kernel (or module) to\n"
+"                look for; needed for another kernel than the running one\n"
+"  --module MOD  with --kernel: module MOD's entry (its --base: the vmlinux)\n"
 "  -h, --help    this text\n",
 };

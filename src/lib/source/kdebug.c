@@ -2,7 +2,7 @@
 /* The running kernel's DWARF, or a loaded module's, on this machine. */
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
+#include <dirent.h>
 #include <gelf.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,9 +84,6 @@ static bool try_file(struct look *lk, const char *path)
 
 /* ---- modules: ROOT/lib/modules/R/ walked for M.ko ---- */
 
-static __thread struct look *walk_lk;
-static __thread const char *walk_mod;
-
 /* "snd-hda-intel.ko.debug" is module snd_hda_intel */
 static bool is_module_file(const char *base, const char *mod)
 {
@@ -98,12 +95,26 @@ static bool is_module_file(const char *base, const char *mod)
 	return i == n && (!strcmp(base + n, ".ko") || !strcmp(base + n, ".ko.debug"));
 }
 
-static int walk_cb(const char *path, const struct stat *st, int type, struct FTW *ftw)
+/* dir and below (a module tree is a few levels deep), stopping at a hit */
+static bool walk(struct look *lk, const char *dir, const char *mod, int depth)
 {
-	(void)st;
-	if (type == FTW_F && is_module_file(path + ftw->base, walk_mod) && try_file(walk_lk, path))
-		return 1;	/* stop */
-	return 0;
+	DIR *d = depth < 12 ? opendir(dir) : NULL;
+	struct dirent *e;
+	char path[4096];
+
+	while (d && !lk->found && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (e->d_type == DT_DIR)
+			walk(lk, path, mod, depth + 1);
+		else if ((e->d_type == DT_REG || e->d_type == DT_LNK || e->d_type == DT_UNKNOWN) &&
+			 is_module_file(e->d_name, mod))
+			try_file(lk, path);
+	}
+	if (d)
+		closedir(d);
+	return lk->found;
 }
 
 static void find_module(struct look *lk, const char *root, const char *release, const char *mod)
@@ -112,9 +123,7 @@ static void find_module(struct look *lk, const char *root, const char *release, 
 
 	snprintf(dir, sizeof(dir), "%s/lib/modules/%s", root, release);
 	note_tried(lk, dir);
-	walk_lk = lk;
-	walk_mod = mod;
-	nftw(dir, walk_cb, 16, FTW_PHYS);
+	walk(lk, dir, mod, 0);
 }
 
 int btfi_kdebug_find(const char *module, const struct btfi_kdebug_opts *opts, char **path,
