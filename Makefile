@@ -66,7 +66,7 @@ MANS      := $(patsubst docs/man/%.rst,$(BUILD)/man/%.8,$(wildcard docs/man/*.rs
 # Keep generated BPF objects and skeletons: tests build against them.
 .SECONDARY:
 
-.PHONY: all deps run check check-fast asan fuzz fixtures unit interop clean print-reader-srcs print-libs \
+.PHONY: all deps run check check-fast asan fuzz fixtures unit interop truth clean print-reader-srcs print-libs \
 	man install uninstall deb FORCE
 all: $(BIN) $(LIB) $(if $(SAN),,$(SO) $(PC))
 
@@ -113,7 +113,18 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB) $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(LIB) $(LIBS) $(LDFLAGS)
 
-unit: $(UNIT_BINS)
+unit: $(UNIT_BINS) $(BUILD)/tests/truth_protos
+
+# The truth harness's DWARF reader (libdw only, independent of the library).
+$(BUILD)/tests/truth_protos: tests/truth/protos.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(LIBS) $(LDFLAGS)
+
+# Issue 13's truth harness, full run: the fixtures and SQLite (gcc, clang),
+# every reached inlined function (tests/truth/run.sh; t_truth.sh is the
+# bounded run in `make check`).
+truth: deps all $(BUILD)/tests/truth_protos
+	BUILD=$(BUILD) tests/truth/run.sh
 
 print-reader-srcs:
 	@echo $(READER_SRCS)

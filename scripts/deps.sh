@@ -10,6 +10,10 @@ missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
 done
+# npm fetches SQLite for the truth harness (tests/truth/build-sqlite.sh);
+# a nodejs from elsewhere (NodeSource) ships its own npm and conflicts with
+# Debian's, so only install it when there is none.
+command -v npm >/dev/null || missing="$missing npm"
 [ -z "$missing" ] && exit 0
 echo "deps: installing$missing" >&2
 SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo

@@ -37,9 +37,14 @@ import collections, json, re, sys
 sites = [l for l in open(sys.argv[1]) if l.startswith("site ")]
 full, one = json.load(open(sys.argv[2])), json.load(open(sys.argv[3]))
 n, bad = collections.Counter(), set()
+prev = None
 for l in sites:
     f = l.split()[1]
-    n[f] += 1
+    # an instance probed at several addresses: its lines in a row, one
+    # call line and depth
+    key = (f, re.search(r" at (\S+ depth \d+) ", l).group(1))
+    n[f] += key != prev
+    prev = key
     if "?(" in l.split(":", 1)[1] or " 0x0 in " in l:
         bad.add(f)
 want = (len(n), len(n) - len(bad))

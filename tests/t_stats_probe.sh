@@ -5,11 +5,13 @@
 # (site id, a, b, c) into a log the program prints at exit. gdb stops at
 # every instance's probe address, reads each parameter where `stats --sites`
 # says it is, and the values must equal the recorded ones, per site id and
-# in order. Run for the default policy and the alternatives:
+# in order. Run for the default policy (per-call) and the alternatives:
 #  - no wrong value and no extra stop (a probe firing without the inline
 #    running) for the default;
 #  - the default recovers at least as many values as every alternative,
-#    and strictly more where entry_pc lies outside the instance's ranges.
+#    and strictly more where entry_pc lies outside the instance's ranges;
+#  - the default misses fewer runs than entry-pc (GCC's duplicated entry
+#    paths get an address each).
 set -u
 command -v gdb >/dev/null || { echo "skip: no gdb"; exit 77; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -141,7 +143,7 @@ def run(policy):
                 else:
                     st[grp + " WRONG"] += 1
     return st
-res = {p: run(p) for p in ("default", "entry-in-range", "lowest")}
+res = {p: run(p) for p in ("default", "entry-pc", "entry-in-range", "lowest")}
 keys = sorted({k for st in res.values() for k in st})
 print(f"{'':16}" + "".join(f"{k:>22}" for k in keys))
 for p, st in res.items():
@@ -154,9 +156,12 @@ def check(what, ok):
 check("default: no wrong value", d["inside WRONG"] + d["outside WRONG"] == 0)
 check("default: no extra stop", d["inside extra_stops"] + d["outside extra_stops"] == 0)
 check("default: values checked", d["inside ok"] > 1000 and d["outside ok"] > 50)
-for p in ("entry-in-range", "lowest"):
+for p in ("entry-pc", "entry-in-range", "lowest"):
     tot = lambda st: st["inside ok"] + st["outside ok"]
     check(f"default recovers >= {p} ({tot(d)} vs {tot(res[p])})", tot(d) >= tot(res[p]))
+miss = lambda st: st["inside missed_runs"] + st["outside missed_runs"]
+check(f"default misses fewer runs than entry-pc ({miss(d)} vs {miss(res['entry-pc'])} instances)",
+      miss(d) < miss(res["entry-pc"]))
 check("entry_pc outside the ranges: default > entry-in-range "
       f"({d['outside ok']} vs {res['entry-in-range']['outside ok']})",
       d["outside ok"] > res["entry-in-range"]["outside ok"])

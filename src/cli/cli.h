@@ -26,4 +26,7 @@ int cli_usage(const struct cli_cmd *c, const char *fmt, ...) __attribute__((form
 /* getopt_long returned '?' or ':' (optstring starting with ':', opterr 0):
  * the usage error naming the option. Returns 2. */
 int cli_bad_option(const struct cli_cmd *c, int ret, char **argv);
+/* --probe=POLICY of stats and encode: enum btfi_probe_policy, -1 if no
+ * policy has that name. */
+int cli_probe_policy(const char *name);
 #endif

@@ -218,6 +218,7 @@ static int cmd_encode(int argc, char **argv)
 		{ "kernel", no_argument, NULL, 'k' },
 		{ "build-id", required_argument, NULL, 'B' },
 		{ "module", required_argument, NULL, 'm' },
+		{ "probe", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		DEBUG_LONGOPTS,
 		{}
@@ -233,7 +234,7 @@ static int cmd_encode(int argc, char **argv)
 	void *blob = NULL;
 	size_t sz = 0;
 	double t0 = now(), t1, t2;
-	int c, err, rc = 1;
+	int c, err, rc = 1, policy = 0;
 
 	libbpf_set_print(NULL);	/* failures are reported here, once */
 	opterr = 0;
@@ -248,6 +249,10 @@ static int cmd_encode(int argc, char **argv)
 		case 'k': kernel = true; break;
 		case 'B': build_id = optarg; break;
 		case 'm': module = optarg; break;
+		case 'P':
+			if ((policy = cli_probe_policy(optarg)) < 0)
+				return cli_usage(&cli_encode, "unknown probe policy '%s'", optarg);
+			break;
 		case 'h': cli_help(&cli_encode, stdout); return 0;
 		default:
 			if (!debug_opt(&dbg, c, optarg))
@@ -296,7 +301,7 @@ static int cmd_encode(int argc, char **argv)
 			return 1;
 	}
 	err = btfi_scan_open(path, &(struct btfi_scan_opts){ .sz = sizeof(struct btfi_scan_opts),
-			     .debug_file = dbg.file, .debug_dirs = dbg.dirs }, &s);
+			     .debug_file = dbg.file, .debug_dirs = dbg.dirs, .probe_policy = policy }, &s);
 	if (err)
 		goto out;	/* the scan logged the reason */
 	debug_opts_report(&dbg, path, s->dwarf_path, s->di->src);
@@ -366,7 +371,7 @@ out:
 const struct cli_cmd cli_encode = {
 	.name = "encode",
 	.fn = cmd_encode,
-	.synopsis = "encode ELF [-o OUT|--in-place] [--raw BLOB] [--base BTF] [--no-narrow] [-v]\n"
+	.synopsis = "encode ELF [-o OUT|--in-place] [--raw BLOB] [--base BTF] [--no-narrow] [--probe=POLICY] [-v]\n"
 		    "encode --kernel [RELEASE] [--build-id ID] [--module MOD] [--base VMLINUX] [--debug-dir DIR] [-v]",
 	.summary = "DWARF + the file's .BTF -> .BTF.inline (split BTF with LOC_PARAM, LOC_PROTO, LOCSEC).",
 	.options =
@@ -384,6 +389,8 @@ const struct cli_cmd cli_encode = {
 "  --debug-dir DIR    debug files under DIR (DIR:DIR2...) instead of /usr/lib/debug\n"
 "  --no-narrow   write registers narrower than their parameter as no location\n"
 "                (for readers that take LOC_PARAM size as the type's size)\n"
+"  --probe=POLICY  where each inline site is probed (as `stats --probe`;\n"
+"                docs/DESIGN.md, \"Probe address policy\")\n"
 "  -v, --verbose counts and times, where the DWARF came from, on stderr\n"
 "  --kernel      the cache entry `trace -k` reads for kernel RELEASE (default:\n"
 "                the running one): its DWARF found as trace -k finds it, by\n"

@@ -18,6 +18,25 @@ static const char *const policies[BTFI_PROBE__MAX] = {
 	[BTFI_PROBE_LOWEST] = "lowest",
 	[BTFI_PROBE_ENTRY_IN_RANGE] = "entry-in-range",
 	[BTFI_PROBE_FIRST_RANGE] = "first-range",
+	[BTFI_PROBE_PER_CALL] = "per-call",
+};
+
+int cli_probe_policy(const char *name)
+{
+	for (int k = 0; k < BTFI_PROBE__MAX; k++)
+		if (!strcmp(name, policies[k]))
+			return k;
+	return -1;
+}
+
+static const char *const hows[BTFI_PROBE_HOW__MAX] = {
+	[BTFI_PROBE_HOW_NO_CFG] = "no_cfg",
+	[BTFI_PROBE_HOW_KEPT] = "kept",
+	[BTFI_PROBE_HOW_DEEPER] = "deeper",
+	[BTFI_PROBE_HOW_FIRST] = "first",
+	[BTFI_PROBE_HOW_PRELOOP] = "preloop",
+	[BTFI_PROBE_HOW_MULTI] = "multi",
+	[BTFI_PROBE_HOW_AMBIGUOUS] = "ambiguous",
 };
 
 /* One line per instance: a debugging view that tests also check; the
@@ -29,7 +48,10 @@ static void print_sites(const struct btfi_scan *s)
 		const struct btfi_func *f = &s->funcs[site->func];
 		const char *caller = site->caller != UINT32_MAX ? s->funcs[site->caller].name : NULL;
 
-		printf("site %s 0x%llx in %s+0x%llx at %s:%u depth %u shndx %u:",
+		/* An instance with several addresses: one line each, in a
+		 * row. A split part is no site: "split" instead of "site". */
+		printf("%s %s 0x%llx in %s+0x%llx at %s:%u depth %u shndx %u:",
+		       site->flags & BTFI_SITE_SPLIT ? "split" : "site",
 		       f->name ? f->name : "?", (unsigned long long)site->addr,
 		       caller ? caller : "?",
 		       (unsigned long long)(site->addr - site->caller_addr),
@@ -73,6 +95,7 @@ static void print_json(const char *path, const struct btfi_stats *st, uint32_t m
 	jw_string_field(&w, "file", path);
 	jw_uint_field(&w, "inline_instances", st->inline_instances);
 	jw_uint_field(&w, "instances_noaddr", st->instances_noaddr);
+	jw_uint_field(&w, "split_parts", st->split_parts);
 	jw_uint_field(&w, "params", st->params);
 	jw_uint_field(&w, "params_recoverable", st->params_recoverable);
 	jw_uint_field(&w, "instances_all_recoverable", st->instances_all_recoverable);
@@ -103,6 +126,18 @@ static void print_json(const char *path, const struct btfi_stats *st, uint32_t m
 	jw_uint_field(&w, "at_range_end", s->entry_pc.at_range_end);
 	jw_uint_field(&w, "outside", s->entry_pc.outside);
 	jw_end_object(&w);
+	if (s->policy == BTFI_PROBE_PER_CALL) {
+		jw_name(&w, "per_call");
+		jw_start_object(&w);
+		for (k = 0; k < BTFI_PROBE_HOW__MAX; k++)
+			jw_uint_field(&w, hows[k], s->probe.how[k]);
+		jw_uint_field(&w, "extra_addrs", s->probe.extra_addrs);
+		jw_uint_field(&w, "nop_skipped", s->probe.nop_skipped);
+		jw_uint_field(&w, "refused_moved", s->probe.refused_moved);
+		jw_uint_field(&w, "borrowed", s->probe.borrowed);
+		jw_uint_field(&w, "unshared", s->probe.unshared);
+		jw_end_object(&w);
+	}
 	jw_uint_field(&w, "funcs_inlined", st->funcs_inlined);
 	jw_uint_field(&w, "funcs_all_recoverable", st->funcs_all_recoverable);
 	if (max_instances) {
@@ -141,6 +176,9 @@ static void print_table(const char *path, const struct btfi_stats *st, uint32_t 
 	printf("%s\n", path);
 	row("inline instances", st->inline_instances, 0);
 	row("  without any code address", st->instances_noaddr, st->inline_instances);
+	if (st->split_parts)
+		row("  split parts (the enclosing call)", st->split_parts,
+		    st->inline_instances);
 	row("parameters (over all instances)", st->params, 0);
 	row("  recoverable", st->params_recoverable, st->params);
 	for (k = BTFI_LOC_KREG; k <= BTFI_LOC_KADDR; k++) {
@@ -154,12 +192,13 @@ static void print_table(const char *path, const struct btfi_stats *st, uint32_t 
 		snprintf(buf, sizeof(buf), "    %s", btfi_reason_str(k));
 		row(buf, st->unavailable[k], st->params);
 	}
+	/* over the instances that are sites (not the split parts) */
 	row("instances with all parameters recoverable", st->instances_all_recoverable,
-	    st->inline_instances);
+	    st->inline_instances - st->split_parts);
 	row("instances with some parameters recoverable", st->instances_some_recoverable,
-	    st->inline_instances);
+	    st->inline_instances - st->split_parts);
 	row("instances with no parameter recoverable", st->instances_none_recoverable,
-	    st->inline_instances);
+	    st->inline_instances - st->split_parts);
 	uint64_t nf = st->funcs_never_inlined + st->funcs_selectively_inlined + st->funcs_fully_inlined;
 	row("functions", nf, 0);
 	row("  never inlined", st->funcs_never_inlined, nf);
@@ -171,6 +210,22 @@ static void print_table(const char *path, const struct btfi_stats *st, uint32_t 
 	row("  entry_pc inside the ranges", s->entry_pc.inside, s->entry_pc.with_entry_pc);
 	row("  entry_pc at the end of a range", s->entry_pc.at_range_end, s->entry_pc.with_entry_pc);
 	row("  entry_pc elsewhere outside", s->entry_pc.outside, s->entry_pc.with_entry_pc);
+	if (s->policy == BTFI_PROBE_PER_CALL) {
+		uint64_t n = 0;
+
+		for (k = 0; k < BTFI_PROBE_HOW__MAX; k++)
+			n += s->probe.how[k];
+		row("per-call probe: instances placed", n, 0);
+		for (k = 0; k < BTFI_PROBE_HOW__MAX; k++) {
+			snprintf(buf, sizeof(buf), "  %s", hows[k]);
+			row(buf, s->probe.how[k], n);
+		}
+		row("  addresses beyond one per instance", s->probe.extra_addrs, 0);
+		row("  padding skipped", s->probe.nop_skipped, 0);
+		row("  moved off a refused instruction", s->probe.refused_moved, 0);
+		row("  parameter locations from the probe's path", s->probe.borrowed, 0);
+		row("  moved off another call's probe", s->probe.unshared, 0);
+	}
 	row("inlined functions", st->funcs_inlined, 0);
 	row("  all arguments at all sites recoverable", st->funcs_all_recoverable, st->funcs_inlined);
 	if (max_instances) {
@@ -221,10 +276,7 @@ static int cmd_stats(int argc, char **argv)
 		case 'p': json = pretty = true; break;
 		case 'S': sites = true; break;
 		case 'P':
-			for (k = 0; k < BTFI_PROBE__MAX; k++)
-				if (!strcmp(optarg, policies[k]))
-					break;
-			if (k == BTFI_PROBE__MAX)
+			if ((k = cli_probe_policy(optarg)) < 0)
 				return cli_usage(&cli_stats, "unknown probe policy '%s'", optarg);
 			opts.probe_policy = k;
 			break;
@@ -277,8 +329,8 @@ const struct cli_cmd cli_stats = {
 "  --sites         one line per inline instance: address, caller, call file:line,\n"
 "                  depth, and each argument's location as `dump` prints it, with\n"
 "                  the reason for `?`; then one line per function\n"
-"  --probe=POLICY  probe address of an instance: default (= entry-pc), entry-pc,\n"
-"                  lowest, entry-in-range, first-range (docs/DESIGN.md)\n"
+"  --probe=POLICY  probe address of an instance: default (= per-call), per-call,\n"
+"                  entry-pc, lowest, entry-in-range, first-range (docs/DESIGN.md)\n"
 "  --max-instances N  leave out functions inlined more than N times (the\n"
 "                  published samples use 100), as if they were not there\n"
 "  --debug-file FILE  DWARF from FILE (its build-id must match FILE's)\n"

@@ -16,6 +16,32 @@
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
 #endif
 
+void btfi_elf_sym_values(Elf *elf, const char *const *names, uint64_t *vals, size_t n)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	memset(vals, 0, n * sizeof(*vals));
+	while ((scn = elf_nextscn(elf, scn))) {
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize)
+			continue;
+		d = elf_getdata(scn, NULL);
+		for (size_t k = 0; d && k < sh.sh_size / sh.sh_entsize; k++) {
+			GElf_Sym s;
+			const char *sn;
+
+			if (!gelf_getsym(d, k, &s) || s.st_shndx == SHN_UNDEF ||
+			    !(sn = elf_strptr(elf, sh.sh_link, s.st_name)) || sn[0] != '_')
+				continue;
+			for (size_t j = 0; j < n; j++)
+				if (!vals[j] && !strcmp(sn, names[j]))
+					vals[j] = s.st_value;
+		}
+	}
+}
+
 /* ---- the whole table, through libelf ---- */
 
 static int sym_cmp(const void *a, const void *b)

@@ -37,6 +37,9 @@ void btfi_syms_free(struct btfi_syms *s);
 const struct btfi_sym *btfi_syms_at(const struct btfi_syms *s, uint64_t addr);
 /* Is there a symbol `name` exactly at addr? */
 bool btfi_syms_has(const struct btfi_syms *s, uint64_t addr, const char *name);
+/* The values of the defined symbols (any type) named names[0..n) in an
+ * Elf's .symtab, one pass; vals[k] = 0 where there is none. */
+void btfi_elf_sym_values(Elf *elf, const char *const *names, uint64_t *vals, size_t n);
 
 /* Where the ELF symbol table is (read in chunks when needed, not kept:
  * vmlinux has 120k symbols, 2.9 MB, that a mapping would add to RSS);

@@ -41,6 +41,37 @@ void btfi_insn_dec_free(struct btfi_insn_dec *d)
 	free(d);
 }
 
+static bool in_group(const cs_detail *dt, uint8_t g)
+{
+	for (uint8_t i = 0; i < dt->groups_count; i++)
+		if (dt->groups[i] == g)
+			return true;
+	return false;
+}
+
+static uint8_t flow(const cs_insn *in, uint64_t *target)
+{
+	const cs_detail *dt = in->detail;
+	const cs_x86 *x = &dt->x86;
+	bool direct = x->op_count == 1 && x->operands[0].type == X86_OP_IMM;
+
+	*target = direct ? (uint64_t)x->operands[0].imm : 0;
+	switch (in->id) {
+	case X86_INS_UD2: case X86_INS_HLT: case X86_INS_INT3:
+		return BTFI_FLOW_STOP;
+	}
+	if (in_group(dt, CS_GRP_RET) || in_group(dt, CS_GRP_IRET))
+		return BTFI_FLOW_STOP;
+	if (in_group(dt, CS_GRP_CALL))
+		return BTFI_FLOW_CALL;
+	if (in_group(dt, CS_GRP_JUMP)) {
+		if (!direct)
+			return BTFI_FLOW_IJUMP;
+		return in->id == X86_INS_JMP ? BTFI_FLOW_JUMP : BTFI_FLOW_CJUMP;
+	}
+	return BTFI_FLOW_NEXT;
+}
+
 int btfi_insn_decode(struct btfi_insn_dec *d, const uint8_t *code, size_t len, uint64_t addr,
 		     struct btfi_insn *out)
 {
@@ -55,10 +86,95 @@ int btfi_insn_decode(struct btfi_insn_dec *d, const uint8_t *code, size_t len, u
 	x = &d->insn->detail->x86;
 	out->len = d->insn->size;
 	out->nop = d->insn->id == X86_INS_NOP;
+	out->flow = flow(d->insn, &out->target);
 	if (x->prefix[0] == X86_PREFIX_LOCK)
 		out->uprobe_refusal = "lock prefix";
 	else if (x->prefix[1] == X86_PREFIX_CS || x->prefix[1] == X86_PREFIX_DS ||
 		 x->prefix[1] == X86_PREFIX_ES || x->prefix[1] == X86_PREFIX_SS)
 		out->uprobe_refusal = "segment-override prefix";
 	return 0;
+}
+
+/* capstone register -> DWARF number of the general register it is part of */
+static int gpr_dwarf(unsigned r)
+{
+	static const struct { uint16_t reg; int8_t dw; } map[] = {
+#define R5(a, b, c, d, e, n) { X86_REG_##a, n }, { X86_REG_##b, n }, { X86_REG_##c, n }, \
+			     { X86_REG_##d, n }, { X86_REG_##e, n }
+		R5(RAX, EAX, AX, AL, AH, 0), R5(RDX, EDX, DX, DL, DH, 1),
+		R5(RCX, ECX, CX, CL, CH, 2), R5(RBX, EBX, BX, BL, BH, 3),
+		R5(RSI, ESI, SI, SIL, SIL, 4), R5(RDI, EDI, DI, DIL, DIL, 5),
+		R5(RBP, EBP, BP, BPL, BPL, 6), R5(RSP, ESP, SP, SPL, SPL, 7),
+		R5(R8, R8D, R8W, R8B, R8B, 8), R5(R9, R9D, R9W, R9B, R9B, 9),
+		R5(R10, R10D, R10W, R10B, R10B, 10), R5(R11, R11D, R11W, R11B, R11B, 11),
+		R5(R12, R12D, R12W, R12B, R12B, 12), R5(R13, R13D, R13W, R13B, R13B, 13),
+		R5(R14, R14D, R14W, R14B, R14B, 14), R5(R15, R15D, R15W, R15B, R15B, 15),
+#undef R5
+	};
+
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (map[i].reg == r)
+			return map[i].dw;
+	return -1;
+}
+
+uint32_t btfi_insn_writes(struct btfi_insn_dec *d)
+{
+	const cs_insn *in = d->insn;
+	const cs_x86 *x = &in->detail->x86;
+	cs_regs rd, wr;
+	uint8_t nrd = 0, nwr = 0;
+	uint32_t mask = 0;
+	int n;
+
+	if (in_group(in->detail, CS_GRP_CALL))	/* SysV: rax rdx rcx rsi rdi r8-r11 */
+		mask |= 1u << 0 | 1u << 1 | 1u << 2 | 1u << 4 | 1u << 5 | 0xf00 | BTFI_INSN_W_MEM;
+	if (cs_regs_access(d->h, in, rd, &nrd, wr, &nwr) != CS_ERR_OK)
+		return 0xffff | BTFI_INSN_W_MEM;
+	for (uint8_t i = 0; i < nwr; i++)
+		if ((n = gpr_dwarf(wr[i])) >= 0)
+			mask |= 1u << n;
+	for (uint8_t i = 0; i < x->op_count; i++)
+		if (x->operands[i].type == X86_OP_MEM && (x->operands[i].access & CS_AC_WRITE))
+			mask |= BTFI_INSN_W_MEM;
+	switch (in->id) {
+	case X86_INS_PUSH: case X86_INS_PUSHFQ: case X86_INS_ENTER:
+	case X86_INS_STOSB: case X86_INS_STOSW: case X86_INS_STOSD: case X86_INS_STOSQ:
+	case X86_INS_MOVSB: case X86_INS_MOVSW: case X86_INS_MOVSD: case X86_INS_MOVSQ:
+		mask |= BTFI_INSN_W_MEM;
+	}
+	return mask;
+}
+
+bool btfi_insn_const(struct btfi_insn_dec *d, int *reg, uint64_t *val, bool *pcrel)
+{
+	const cs_insn *in = d->insn;
+	const cs_x86 *x = &in->detail->x86;
+	const cs_x86_op *o = x->operands;
+
+	*pcrel = false;
+	if (x->op_count != 2 || o[0].type != X86_OP_REG || (*reg = gpr_dwarf(o[0].reg)) < 0 ||
+	    (o[0].size != 4 && o[0].size != 8))
+		return false;
+	switch (in->id) {
+	case X86_INS_MOV:
+	case X86_INS_MOVABS:
+		if (o[1].type != X86_OP_IMM)
+			return false;
+		*val = o[0].size == 4 ? (uint32_t)o[1].imm : (uint64_t)o[1].imm;
+		return true;
+	case X86_INS_XOR:
+		if (o[1].type != X86_OP_REG || o[1].reg != o[0].reg)
+			return false;
+		*val = 0;
+		return true;
+	case X86_INS_LEA:
+		if (o[0].size != 8 || o[1].type != X86_OP_MEM || o[1].mem.base != X86_REG_RIP ||
+		    o[1].mem.index != X86_REG_INVALID)
+			return false;
+		*val = in->address + in->size + o[1].mem.disp;
+		*pcrel = true;
+		return true;
+	}
+	return false;
 }

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * x86-64 instruction facts, from capstone: where alignment padding ends
- * (scan: a probe on padding runs once, not per call) and whether a uprobe
- * may sit on an instruction (attach: find the one site the kernel would
- * refuse before it refuses the whole function).
+ * x86-64 instruction facts, from capstone: where control goes next (the
+ * scan's control-flow graph of a function, to find the addresses of an
+ * inline instance that run once per call), where alignment padding ends,
+ * which registers an instruction writes, and whether a uprobe may sit on
+ * it (attach: find the one site the kernel would refuse before it refuses
+ * the whole function).
  */
 #ifndef BTFI_INSN_H
 #define BTFI_INSN_H
@@ -14,9 +16,21 @@
 
 struct btfi_insn_dec;
 
+/* Where control goes after an instruction. */
+enum btfi_insn_flow {
+	BTFI_FLOW_NEXT = 0,	/* to the next instruction */
+	BTFI_FLOW_CALL,		/* a call: back to the next one (noreturn callees unknown) */
+	BTFI_FLOW_JUMP,		/* direct jump to target */
+	BTFI_FLOW_CJUMP,	/* conditional direct jump: target or the next one */
+	BTFI_FLOW_IJUMP,	/* indirect jump: targets unknown */
+	BTFI_FLOW_STOP,		/* ret, ud2, hlt, int3, iret: nothing follows */
+};
+
 struct btfi_insn {
 	uint32_t len;		/* bytes; 0: not an instruction capstone knows */
 	bool nop;		/* a no-op of any length (padding) */
+	uint8_t flow;		/* enum btfi_insn_flow */
+	uint64_t target;	/* JUMP, CJUMP, direct CALL */
 	/* Why x86 uprobes refuse it (arch/x86/kernel/uprobes.c, is_prefix_bad:
 	 * ES/CS/DS/SS segment-override and LOCK prefixes), NULL if they take it. */
 	const char *uprobe_refusal;
@@ -29,5 +43,16 @@ void btfi_insn_dec_free(struct btfi_insn_dec *d);
  * if it is not one (out->len = 0). */
 int btfi_insn_decode(struct btfi_insn_dec *d, const uint8_t *code, size_t len, uint64_t addr,
 		     struct btfi_insn *out);
+/* What the instruction last decoded may change: general registers as
+ * bits of their DWARF numbers 0-15 (a write to any part counts; a call
+ * clobbers the SysV caller-saved ones), BTFI_INSN_W_MEM if it may store to
+ * memory (an operand, push, call, string stores). */
+#define BTFI_INSN_W_MEM (1u << 16)
+uint32_t btfi_insn_writes(struct btfi_insn_dec *d);
+/* Does the instruction last decoded set a general register to a value
+ * known here: mov $imm (zero-extended into a 32-bit register), xor of a
+ * register with itself, lea of a rip-relative address (*pcrel: *val is
+ * the link-time address)? *reg gets its DWARF number. */
+bool btfi_insn_const(struct btfi_insn_dec *d, int *reg, uint64_t *val, bool *pcrel);
 
 #endif

@@ -164,7 +164,9 @@ static void one(const char *path)
 		Elf_Scn *scn;
 		GElf_Shdr sh;
 
-		if (!site->addr || !site->shndx || !(scn = elf_getscn(s->elf, site->shndx)) ||
+		/* a split part is the enclosing call: no site (DESIGN.md) */
+		if (!site->addr || !site->shndx || (site->flags & BTFI_SITE_SPLIT) ||
+		    !(scn = elf_getscn(s->elf, site->shndx)) ||
 		    !gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_EXECINSTR))
 			continue;
 		snprintf(buf, sizeof(buf), "%s %s+%llx:", f->name, elf_strptr(s->elf, shstrndx, sh.sh_name),

@@ -26,6 +26,7 @@
 #include "dwarf/locviews.h"
 #include "dwarf/debuginfo.h"
 #include "elf_syms.h"
+#include "insn.h"
 #include "log.h"
 #include "opts.h"
 
@@ -63,18 +64,34 @@ static Elf *sym_elf(struct btfi_scan *s)
 static int load_elf_tables(struct btfi_scan *s, struct scan_priv *p)
 {
 	Elf_Scn *scn = NULL;
+	size_t shstrndx;
 	GElf_Shdr sh;
 
+	if (elf_getshdrstrndx(s->elf, &shstrndx))
+		shstrndx = 0;
 	while ((scn = elf_nextscn(s->elf, scn))) {
+		const char *name;
+
 		if (!gelf_getshdr(scn, &sh))
 			continue;
+		/* a kernel or module: kprobes, which take what uprobes refuse */
+		if (shstrndx && (name = elf_strptr(s->elf, shstrndx, sh.sh_name)) &&
+		    (!strcmp(name, "__ksymtab_strings") || !strcmp(name, ".modinfo")))
+			p->kernel = true;
 		if ((sh.sh_flags & (SHF_ALLOC | SHF_EXECINSTR)) == (SHF_ALLOC | SHF_EXECINSTR) &&
 		    sh.sh_size) {
 			if (GROW(p->secs, p->secs_cap, p->nsecs + 1))
 				return -ENOMEM;
-			p->secs[p->nsecs++] = (struct scan_sec){ sh.sh_addr, sh.sh_addr + sh.sh_size,
-								 elf_ndxscn(scn) };
+			p->secs[p->nsecs++] = (struct scan_sec){ .lo = sh.sh_addr,
+								 .hi = sh.sh_addr + sh.sh_size,
+								 .idx = elf_ndxscn(scn) };
 		}
+	}
+	if (p->kernel) {
+		int err = scan_kernel_flow(p, sym_elf(s));
+
+		if (err)
+			return err;
 	}
 	return btfi_syms_load(sym_elf(s), &p->syms);
 }
@@ -93,6 +110,31 @@ static uint16_t addr_shndx(struct scan_priv *p, uint64_t addr)
 		}
 	}
 	return 0;
+}
+
+const uint8_t *scan_code(struct scan_priv *p, uint64_t addr, uint64_t *avail)
+{
+	for (uint32_t i = 0; i < p->nsecs; i++) {
+		struct scan_sec *sec = &p->secs[i];
+
+		if (addr < sec->lo || addr >= sec->hi)
+			continue;
+		if (!sec->code_tried) {
+			Elf_Scn *scn = elf_getscn(p->elf, sec->idx);
+			GElf_Shdr sh;
+			Elf_Data *d;
+
+			sec->code_tried = true;
+			if (scn && gelf_getshdr(scn, &sh) && sh.sh_type != SHT_NOBITS &&
+			    (d = elf_getdata(scn, NULL)) && d->d_buf && d->d_size >= sec->hi - sec->lo)
+				sec->code = d->d_buf;
+		}
+		if (!sec->code)
+			return NULL;
+		*avail = sec->hi - addr;
+		return sec->code + (addr - sec->lo);
+	}
+	return NULL;
 }
 
 /* Raw location-list sections, for GCC's view lists (libdw skips them);
@@ -438,6 +480,7 @@ static uint64_t probe_addr(const struct scan_priv *p, const struct ranges_info *
 		return ri->first;
 	case BTFI_PROBE_ENTRY_IN_RANGE:
 		return ri->has_entry && in_ranges(p, ri->entry) ? ri->entry : ri->lowest;
+	case BTFI_PROBE_PER_CALL:	/* the fallback; do_inline asks the CFG */
 	default:
 		return ri->has_entry ? ri->entry : ri->lowest;
 	}
@@ -694,7 +737,7 @@ static int add_ool(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
 
 static int do_subprogram(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die)
 {
-	struct walk_ctx ctx = { .caller = NO_IDX };
+	struct walk_ctx ctx = { .site = NO_IDX, .caller = NO_IDX, .scope_func = NO_IDX };
 	bool has_code;
 	uint64_t entry;
 	int err;
@@ -708,6 +751,7 @@ static int do_subprogram(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *di
 		if (err)
 			return err;
 		ctx.caller_addr = entry;
+		ctx.scope_func = ctx.caller;
 		ctx.fn = *die;
 		ctx.fn_valid = true;
 	}
@@ -732,18 +776,433 @@ static const char *call_file(struct scan_priv *p, Dwarf_Die *die)
 	return idx < p->nfnames ? p->fnames[idx] : NULL;
 }
 
+/* The function's own ranges, for its control flow. */
+static int func_ranges(struct scan_priv *p, Dwarf_Die *fn)
+{
+	Dwarf_Addr base, start, end;
+	ptrdiff_t off = 0;
+
+	p->nfranges = 0;
+	while ((off = dwarf_ranges(fn, off, &base, &start, &end)) > 0) {
+		if (end <= start)
+			continue;
+		if (GROW(p->franges, p->franges_cap, p->nfranges + 1))
+			return -ENOMEM;
+		p->franges[p->nfranges].lo = start;
+		p->franges[p->nfranges++].hi = end;
+	}
+	return 0;
+}
+
+/* The per-call policy for the instance whose ranges are in p->ranges:
+ * ch->n == 0 keeps the fallback (entry-pc's address). */
+static int per_call(struct scan_priv *p, struct walk_ctx *ctx, const struct ranges_info *ri,
+		    uint64_t fallback, struct scan_cfg_choice *ch)
+{
+	uint64_t key;
+	int err;
+
+	memset(ch, 0, sizeof(*ch));
+	if (!ctx->fn_valid)
+		return 0;
+	if (!p->cfg && scan_cfg_new(&p->cfg))
+		return -ENOMEM;
+	key = die_key(p, &ctx->fn) + 1;		/* never 0 */
+	if (!scan_cfg_is_for(p->cfg, key) && (err = func_ranges(p, &ctx->fn)))
+		return err;
+	err = scan_cfg_build(p->cfg, p, key, p->franges, p->nfranges, ctx->caller_addr);
+	if (err == -ENOMEM)
+		return err;
+	if (!err)
+		scan_cfg_entries(p->cfg, p->ranges, p->nranges, ri->entry, ri->has_entry,
+				 fallback, !p->kernel, ch);
+	return 0;
+}
+
+/* GCC's partial inlining: f's split-off part inlined back directly into
+ * f, its call at f's own declaration (line and column). Real recursion
+ * calls from inside f's body. */
+static bool split_part(struct scan_priv *p, struct walk_ctx *ctx, uint32_t func,
+		       Dwarf_Die *die, Dwarf_Die *origin)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word cl, dl, cf, df, cc, dc;
+
+	if (ctx->scope_func != func || origin->cu != die->cu ||
+	    dwarf_formudata(dwarf_attr(die, DW_AT_call_line, &a), &cl) ||
+	    dwarf_formudata(dwarf_attr_integrate(origin, DW_AT_decl_line, &a), &dl) || cl != dl ||
+	    dwarf_formudata(dwarf_attr(die, DW_AT_call_file, &a), &cf) ||
+	    dwarf_formudata(dwarf_attr_integrate(origin, DW_AT_decl_file, &a), &df) || cf != df)
+		return false;
+	if (!dwarf_formudata(dwarf_attr(die, DW_AT_call_column, &a), &cc) &&
+	    !dwarf_formudata(dwarf_attr_integrate(origin, DW_AT_decl_column, &a), &dc) && cc != dc)
+		return false;
+	(void)p;
+	return true;
+}
+
+/* Is one of these addresses already the probe of another instance of
+ * func in this function, not one this instance is nested in (the same
+ * call, or recursion at its first instruction: FORMAT.md)? */
+static bool taken_by_other(const struct btfi_scan *s, struct scan_priv *p,
+			   const struct walk_ctx *ctx, uint32_t func, const struct scan_cfg_choice *ch)
+{
+	for (uint32_t i = 0; i < ch->n; i++) {
+		const struct walk_ctx *w;
+		uint32_t j;
+
+		if (!u64map_get(&p->taken, (uint64_t)func << 32 ^ ch->addr[i], &j) ||
+		    j >= s->nsites || s->sites[j].func != func ||
+		    s->sites[j].caller_addr != ctx->caller_addr)
+			continue;
+		for (w = ctx; w && w->site != j; w = w->up)
+			;
+		if (!w)
+			return true;
+	}
+	return false;
+}
+
+struct entry_view {		/* DW_AT_entry_pc and its DW_AT_GNU_entry_view */
+	uint64_t addr, view;
+	bool has;
+};
+
+/* Does nothing in `w` (btfi_insn_writes() bits) change where loc reads
+ * from? A constant only holds looking back (before the body runs). */
+static bool loc_unchanged(const struct btfi_loc *l, uint32_t w, bool back)
+{
+	switch (l->kind) {
+	case BTFI_LOC_KREG_PAIR:
+		if (l->reg2 > 15 || (w >> l->reg2 & 1))
+			return false;
+		/* fall through */
+	case BTFI_LOC_KREG:
+	case BTFI_LOC_KREG_OFF:
+		return l->reg <= 15 && !(w >> l->reg & 1);
+	case BTFI_LOC_KMEM:
+		/* Not taken: GCC gives stack slots where the value is not
+		 * (SQLite's sqlite3VdbeSerialTypeLen: fbreg -68 two bytes
+		 * after its entry holds another variable; the truth harness
+		 * read it there). */
+		return false;
+	case BTFI_LOC_KCONST:
+	case BTFI_LOC_KADDR:
+		return back;
+	}
+	return false;
+}
+
+/* What borrow_loc() looks at for one parameter. */
+struct borrow {
+	struct btfi_scan *s;
+	struct scan_priv *p;
+	struct walk_ctx nv;
+	Dwarf_Die *pdie;
+	const struct btfi_param *prm;
+	const struct entry_view *ev;
+	uint64_t lo[32], hi[32];	/* where its list has a location at all */
+	uint32_t nr;
+};
+
+/* Its location at addr (with the marker's view there); kind NONE if none. */
+static int borrow_at(struct borrow *bc, uint64_t addr, struct btfi_loc *t)
+{
+	uint32_t k;
+
+	*t = (struct btfi_loc){ .size = bc->prm->size, .is_signed = bc->prm->is_signed };
+	for (k = 0; k < bc->nr && !(addr >= bc->lo[k] && addr < bc->hi[k]); k++)
+		;
+	if (k == bc->nr)
+		return 0;
+	bc->nv.has_view = bc->ev->has && addr == bc->ev->addr;
+	bc->nv.view = bc->ev->view;
+	return param_loc(bc->s, bc->p, &bc->nv, bc->pdie, bc->prm, addr, t);
+}
+
+/* What the steps st[0..n] may change, instruction by instruction. */
+static uint32_t writes_upto(struct borrow *bc, const struct scan_cfg_step *st, uint32_t n)
+{
+	uint32_t w = 0;
+
+	for (uint32_t j = 0; j <= n; j++)
+		w |= scan_cfg_writes(bc->p->cfg, st[j].addr);
+	return w;
+}
+
+/* Looking back from the instruction at `from` (itself included if incl):
+ * the nearest location nothing between changes; the path, nearest first,
+ * in st[0..*n). */
+static int borrow_back(struct borrow *bc, uint64_t from, bool incl, struct btfi_loc *t,
+		       struct scan_cfg_step *st, uint32_t *n, uint32_t max)
+{
+	uint32_t j = 0;
+	int err;
+
+	if (incl) {
+		st[0] = (struct scan_cfg_step){ from, UINT32_MAX };
+		j = 1;
+	}
+	*n = j + scan_cfg_path(bc->p->cfg, from, false, max - j, st + j);
+	for (j = 0; j < *n; j++) {
+		if ((err = borrow_at(bc, st[j].addr, t)))
+			return err;
+		if (t->kind != BTFI_LOC_NONE && loc_unchanged(t, writes_upto(bc, st, j), true)) {
+			*n = j + 1;
+			return 0;
+		}
+	}
+	t->kind = BTFI_LOC_NONE;
+	return 0;
+}
+
+/* Does the last write to DWARF register reg on the path st[0..n) (nearest
+ * first) set it to the constant *want? */
+static bool reg_set_to(struct borrow *bc, const struct scan_cfg_step *st, uint32_t n,
+		       uint32_t reg, const struct btfi_loc *want)
+{
+	uint64_t val;
+	bool pcrel;
+
+	for (uint32_t j = 0; j < n; j++) {
+		if (!(scan_cfg_writes(bc->p->cfg, st[j].addr) >> reg & 1))
+			continue;
+		if (!scan_cfg_const(bc->p->cfg, st[j].addr, reg, &val, &pcrel) ||
+		    pcrel != (want->kind == BTFI_LOC_KADDR))
+			return false;
+		if (pcrel)
+			return val == want->cval;
+		/* compare as the parameter's size gives it */
+		struct btfi_loc c = *want;
+
+		btfi_dwexpr_const(val, &(struct btfi_dwexpr_in){ .size = bc->prm->size,
+				  .is_signed = bc->prm->is_signed }, &c);
+		return c.kind == BTFI_LOC_KCONST && c.cval == want->cval;
+	}
+	return false;
+}
+
+/* At a join (a loop head entered from before the loop and from its
+ * latches): each way in, looking back, gives a location; the same
+ * register on every way, or a constant on a way where that register was
+ * just set to it (i = 0 before the loop), gives the register. */
+static int borrow_join(struct borrow *bc, uint64_t addr, struct btfi_loc *loc)
+{
+	enum { PREDS = 8, STEPS = 16 };
+	struct scan_cfg_step st[PREDS][STEPS];
+	struct btfi_loc got[PREDS], *reg = NULL;
+	uint64_t from[PREDS];
+	uint32_t np, n[PREDS], k;
+	int err;
+
+	np = scan_cfg_preds(bc->p->cfg, addr, from, PREDS);
+	if (np < 2)
+		return 0;
+	for (k = 0; k < np; k++) {
+		if ((err = borrow_back(bc, from[k], true, &got[k], st[k], &n[k], STEPS)))
+			return err;
+		if (got[k].kind == BTFI_LOC_NONE)
+			return 0;
+		if (got[k].kind == BTFI_LOC_KREG) {
+			if (reg && memcmp(reg, &got[k], sizeof(*reg)))
+				return 0;
+			reg = &got[k];
+		} else if (got[k].kind != BTFI_LOC_KCONST && got[k].kind != BTFI_LOC_KADDR) {
+			return 0;
+		}
+	}
+	if (!reg || reg->reg > 15)
+		return 0;
+	for (k = 0; k < np; k++) {
+		if (got[k].kind == BTFI_LOC_KREG)
+			continue;
+		/* the whole way back from the join, not only to the constant */
+		st[k][0] = (struct scan_cfg_step){ from[k], UINT32_MAX };
+		n[k] = 1 + scan_cfg_path(bc->p->cfg, from[k], false, STEPS - 1, st[k] + 1);
+		if (!reg_set_to(bc, st[k], n[k], reg->reg, &got[k]))
+			return 0;
+	}
+	*loc = *reg;
+	return 1;
+}
+
+/*
+ * A parameter with no location at the probe: DWARF often gives one a few
+ * instructions on (clang starts a location after the instruction that
+ * sets it) or before. On the probe's paths, a location whose registers
+ * (and memory) nothing between changes holds at the probe too; a register
+ * that is set on the way to a constant (mov $imm, lea of an address) gives
+ * that constant; at a loop head, the ways in are merged (borrow_join()).
+ */
+static int borrow_loc(struct btfi_scan *s, struct scan_priv *p, const struct walk_ctx *ctx,
+		      Dwarf_Die *pdie, const struct btfi_param *prm, uint64_t addr,
+		      const struct entry_view *ev, struct btfi_loc *loc)
+{
+	enum { STEPS = 48 };
+	struct borrow bc = { .s = s, .p = p, .nv = *ctx, .pdie = pdie, .prm = prm, .ev = ev };
+	struct scan_cfg_step st[STEPS];
+	struct btfi_loc t;
+	uint64_t val, b, e, base;
+	uint32_t n, j, k, w;
+	Dwarf_Attribute a;
+	Dwarf_Op *ops;
+	size_t nops;
+	ptrdiff_t off = 0;
+	bool pcrel;
+	int err;
+
+	if (!dwarf_attr(pdie, DW_AT_location, &a))
+		return 0;
+	while (bc.nr < 32 && (off = dwarf_getlocations(&a, off, &base, &b, &e, &ops, &nops)) > 0)
+		if (b < e || (ev->has && b == ev->addr)) {	/* [A, A): views at A */
+			bc.lo[bc.nr] = b;
+			bc.hi[bc.nr++] = b < e ? e : b + 1;
+		}
+	if (!bc.nr)
+		return 0;
+	/* on: the first place each way with a location nothing changed */
+	n = scan_cfg_path(p->cfg, addr, true, STEPS, st);
+	for (j = 1; j < n; j++) {
+		if ((err = borrow_at(&bc, st[j].addr, &t)))
+			return err;
+		if (t.kind == BTFI_LOC_NONE)
+			continue;
+		for (w = 0, k = st[j].from; k != UINT32_MAX; k = st[k].from)
+			w |= scan_cfg_writes(p->cfg, st[k].addr);
+		if (loc_unchanged(&t, w, false))
+			goto found;
+		/* the register's last setter on the way */
+		if (t.kind != BTFI_LOC_KREG || t.reg > 15 || !(w >> t.reg & 1))
+			continue;
+		for (k = st[j].from;
+		     k != UINT32_MAX && !(scan_cfg_writes(p->cfg, st[k].addr) >> t.reg & 1);
+		     k = st[k].from)
+			;
+		if (k == UINT32_MAX || !scan_cfg_const(p->cfg, st[k].addr, t.reg, &val, &pcrel))
+			continue;
+		if (pcrel) {
+			t.kind = BTFI_LOC_KADDR;
+			t.cval = val;
+		} else {
+			btfi_dwexpr_const(val, &(struct btfi_dwexpr_in){ .size = prm->size,
+					  .is_signed = prm->is_signed }, &t);
+		}
+		goto found;
+	}
+	/* back, on the one way here */
+	if ((err = borrow_back(&bc, addr, false, &t, st, &n, STEPS)))
+		return err;
+	if (t.kind != BTFI_LOC_NONE)
+		goto found;
+	if ((err = borrow_join(&bc, addr, &t)) <= 0)
+		return err;
+found:
+	*loc = t;
+	s->probe.borrowed++;
+	return 0;
+}
+
+/* Each parameter's location at site si's address. */
+static int site_locs(struct btfi_scan *s, struct scan_priv *p, const struct walk_ctx *ctx,
+		     Dwarf_Die *die, const struct ranges_info *ri, const struct scan_origin *o,
+		     uint32_t si)
+{
+	const struct btfi_func *f = &s->funcs[o->func];
+	struct walk_ctx pctx = *ctx;
+	Dwarf_Attribute a;
+	Dwarf_Die child;
+	Dwarf_Word w;
+	struct btfi_loc *l;
+	struct entry_view ev;
+	uint32_t k, nth = 0;
+	Dwarf_Die fn = ctx->fn;
+	bool cfg_ok = p->policy == BTFI_PROBE_PER_CALL && p->cfg && ctx->fn_valid &&
+		      scan_cfg_is_for(p->cfg, die_key(p, &fn) + 1) &&
+		      scan_cfg_is_insn(p->cfg, s->sites[si].addr);
+	int err;
+
+	ev.has = ri->has_entry && dwarf_formudata(dwarf_attr(die, DW_AT_GNU_entry_view, &a), &w) == 0;
+	ev.addr = ri->entry;
+	ev.view = ev.has ? w : 0;
+	/* The entry view applies when probing at the entry pc itself. */
+	pctx.has_view = ev.has && s->sites[si].addr == ri->entry;
+	pctx.view = ev.view;
+	if (p->no_locations || !f->nparams || dwarf_child(die, &child))
+		return 0;
+	do {
+		Dwarf_Die ap;
+		Dwarf_Off aoff;
+
+		if (dwarf_tag(&child) != DW_TAG_formal_parameter)
+			continue;
+		/* Map to the abstract list through abstract_origin; fall back
+		 * to position. */
+		k = nth++;
+		if (dwarf_formref_die(dwarf_attr(&child, DW_AT_abstract_origin, &a), &ap)) {
+			aoff = die_key(p, &ap);
+			for (k = 0; k < o->nparams; k++)
+				if (p->poffs[o->first_poff + k] == aoff)
+					break;
+		}
+		if (k >= o->nparams)
+			continue;
+		l = &s->locs[s->sites[si].first_loc + k];
+		err = param_loc(s, p, &pctx, &child, &s->params[f->first_param + k],
+				s->sites[si].addr, l);
+		if (!err && l->kind == BTFI_LOC_NONE && l->reason == BTFI_R_NOT_AT_ADDR &&
+		    cfg_ok)
+			err = borrow_loc(s, p, &pctx, &child, &s->params[f->first_param + k],
+					 s->sites[si].addr, &ev, l);
+		if (err)
+			return err;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return 0;
+}
+
+/* A new site for instance `from` (or a fresh one if from == NO_IDX), its
+ * locations unset. */
+static int new_site(struct btfi_scan *s, struct scan_priv *p, const struct btfi_func *f,
+		    uint32_t from, bool any, uint32_t *out)
+{
+	uint32_t si, i;
+
+	if (GROW(s->sites, p->sites_cap, s->nsites + 1) ||
+	    GROW(s->locs, p->locs_cap, s->nlocs + f->nparams))
+		return -ENOMEM;
+	si = s->nsites++;
+	if (from != NO_IDX)
+		s->sites[si] = s->sites[from];
+	else
+		memset(&s->sites[si], 0, sizeof(s->sites[si]));
+	s->sites[si].first_loc = s->nlocs;
+	s->sites[si].nlocs = f->nparams;
+	for (i = 0; i < f->nparams; i++) {
+		struct btfi_loc *l = &s->locs[s->nlocs + i];
+		const struct btfi_param *prm = &s->params[f->first_param + i];
+
+		memset(l, 0, sizeof(*l));
+		l->size = prm->size;
+		l->is_signed = prm->is_signed;
+		l->reason = any ? BTFI_R_NO_LOCATION : BTFI_R_NO_ADDR;
+	}
+	s->nlocs += f->nparams;
+	*out = si;
+	return 0;
+}
+
 static int do_inline(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
 		     struct walk_ctx *ctx)
 {
-	struct walk_ctx sub = *ctx, pctx;
+	struct walk_ctx sub = *ctx;
+	struct scan_cfg_choice ch = { 0 };
 	struct ranges_info ri;
 	Dwarf_Attribute a;
-	Dwarf_Die origin, child;
+	Dwarf_Die origin;
 	Dwarf_Word w;
 	struct btfi_site *site;
 	struct btfi_func *f;
 	const struct scan_origin *o;
-	uint32_t oi, i, si, k, nth = 0;
+	uint32_t oi, i, si, xi;
 	int err;
 
 	if (dwarf_formref_die(dwarf_attr(die, DW_AT_abstract_origin, &a), &origin)) {
@@ -767,16 +1226,40 @@ static int do_inline(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
 		return err;
 	die_entry_pc(die, &ri);
 
-	if (GROW(s->sites, p->sites_cap, s->nsites + 1) ||
-	    GROW(s->locs, p->locs_cap, s->nlocs + f->nparams))
-		return -ENOMEM;
-	si = s->nsites++;
+	err = new_site(s, p, f, NO_IDX, ri.any, &si);
+	if (err)
+		return err;
 	site = &s->sites[si];
-	memset(site, 0, sizeof(*site));
 	site->func = o->func;
 	site->caller = ctx->caller;
 	site->caller_addr = ctx->caller_addr;
 	site->addr = ri.any ? probe_addr(p, &ri) : 0;
+	if (ri.any && p->policy == BTFI_PROBE_PER_CALL) {
+		err = per_call(p, ctx, &ri, site->addr, &ch);
+		if (err)
+			return err;
+		/* Two calls of f, one probe: one event for both. GCC can put
+		 * both markers at one address; their code is apart. */
+		if (ch.n && ri.has_entry && taken_by_other(s, p, ctx, o->func, &ch)) {
+			struct scan_cfg_choice alt;
+
+			scan_cfg_entries(p->cfg, p->ranges, p->nranges, 0, false, ch.addr[0],
+					 !p->kernel, &alt);
+			if (alt.n && !taken_by_other(s, p, ctx, o->func, &alt)) {
+				ch = alt;
+				s->probe.unshared++;
+			}
+		}
+		site = &s->sites[si];
+		site->how = ch.how;
+		s->probe.how[ch.how]++;
+		if (ch.n) {
+			site->addr = ch.addr[0];
+			s->probe.extra_addrs += ch.n - 1;
+			s->probe.nop_skipped += ch.nop_skipped;
+			s->probe.refused_moved += ch.refused_moved;
+		}
+	}
 	if (ri.any && ri.has_entry) {
 		s->entry_pc.with_entry_pc++;
 		if (in_ranges(p, ri.entry))
@@ -791,55 +1274,41 @@ static int do_inline(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
 	site->call_file = call_file(p, die);
 	if (dwarf_formudata(dwarf_attr(die, DW_AT_call_line, &a), &w) == 0)
 		site->call_line = w;
-	site->first_loc = s->nlocs;
-	site->nlocs = f->nparams;
+	if (split_part(p, ctx, o->func, die, &origin)) {
+		site->flags |= BTFI_SITE_SPLIT;
+		s->split_parts++;
+	}
 	f->nsites++;
 	if (!ri.any)
 		f->nsites_noaddr++;
 
-	for (i = 0; i < f->nparams; i++) {
-		struct btfi_loc *l = &s->locs[s->nlocs + i];
-		const struct btfi_param *prm = &s->params[f->first_param + i];
-
-		memset(l, 0, sizeof(*l));
-		l->size = prm->size;
-		l->is_signed = prm->is_signed;
-		l->reason = ri.any ? BTFI_R_NO_LOCATION : BTFI_R_NO_ADDR;
+	if (ri.any && (err = site_locs(s, p, ctx, die, &ri, o, si)))
+		return err;
+	/* The other paths into the body: the same call, one address each. */
+	for (i = 1; i < ch.n; i++) {
+		err = new_site(s, p, f, si, true, &xi);
+		if (err)
+			return err;
+		s->sites[xi].flags |= BTFI_SITE_EXTRA;
+		s->sites[xi].addr = ch.addr[i];
+		s->sites[xi].shndx = addr_shndx(p, ch.addr[i]);
+		if ((err = site_locs(s, p, ctx, die, &ri, o, xi)))
+			return err;
 	}
-	s->nlocs += f->nparams;
+	if (p->policy == BTFI_PROBE_PER_CALL && s->sites[si].addr) {
+		for (i = 0; i < ch.n || i == 0; i++) {
+			uint64_t a = i ? ch.addr[i] : s->sites[si].addr;
 
+			if ((err = u64map_put(&p->taken, (uint64_t)o->func << 32 ^ a, si)))
+				return err;
+		}
+	}
 	if (!dwarf_haschildren(die))
 		return 0;
-	pctx = *ctx;
-	/* The entry view applies when probing at the entry pc itself. */
-	pctx.has_view = ri.has_entry && site->addr == ri.entry &&
-			dwarf_formudata(dwarf_attr(die, DW_AT_GNU_entry_view, &a), &w) == 0;
-	pctx.view = pctx.has_view ? w : 0;
-	if (ri.any && !p->no_locations && f->nparams && dwarf_child(die, &child) == 0) {
-		do {
-			Dwarf_Die ap;
-			Dwarf_Off aoff;
-
-			if (dwarf_tag(&child) != DW_TAG_formal_parameter)
-				continue;
-			/* Map to the abstract list through abstract_origin;
-			 * fall back to position. */
-			k = nth++;
-			if (dwarf_formref_die(dwarf_attr(&child, DW_AT_abstract_origin, &a), &ap)) {
-				aoff = die_key(p, &ap);
-				for (k = 0; k < o->nparams; k++)
-					if (p->poffs[o->first_poff + k] == aoff)
-						break;
-			}
-			if (k >= o->nparams)
-				continue;
-			err = param_loc(s, p, &pctx, &child, &s->params[f->first_param + k],
-					s->sites[si].addr, &s->locs[s->sites[si].first_loc + k]);
-			if (err)
-				return err;
-		} while (dwarf_siblingof(&child, &child) == 0);
-	}
 	sub.depth = ctx->depth + 1;
+	sub.scope_func = o->func;
+	sub.up = ctx;
+	sub.site = si;
 	return walk_children(s, p, die, &sub);
 }
 
@@ -908,7 +1377,7 @@ static int scan_dwarf(struct btfi_scan *s, struct scan_priv *p)
 	Dwarf_Half version;
 	uint8_t unit_type, asz;
 	Dwarf_Die cudie, subdie, tmp, *walk;
-	struct walk_ctx ctx = { .caller = NO_IDX };
+	struct walk_ctx ctx = { .site = NO_IDX, .caller = NO_IDX, .scope_func = NO_IDX };
 	int err, r, tag;
 
 	while ((r = dwarf_get_units(s->dw, cu, &cu, &version, &unit_type, &cudie, &subdie)) == 0) {
@@ -995,10 +1464,12 @@ int btfi_scan_open(const char *path, const struct btfi_scan_opts *opts,
 	p->addr_size = 8;
 	p->no_locations = OPTS_GET(opts, no_locations, false);
 	p->policy = OPTS_GET(opts, probe_policy, BTFI_PROBE_DEFAULT);
-	/* entry_pc with its location view: see "Probe address policy" in
-	 * docs/DESIGN.md for the measurements behind this default. */
+	/* Where each call enters the body, from the function's control
+	 * flow, entry_pc (with its location view) when that is it: see
+	 * "Probe address policy" in docs/DESIGN.md for the measurements. */
 	if (p->policy <= BTFI_PROBE_DEFAULT || p->policy >= BTFI_PROBE__MAX)
-		p->policy = BTFI_PROBE_ENTRY_PC;
+		p->policy = BTFI_PROBE_PER_CALL;
+	s->policy = p->policy;
 
 	err = btfi_debuginfo_open(path, &(struct btfi_debuginfo_opts){
 		.sz = sizeof(struct btfi_debuginfo_opts), .log = *log,
@@ -1007,6 +1478,7 @@ int btfi_scan_open(const char *path, const struct btfi_scan_opts *opts,
 	if (err)
 		goto fail;
 	s->elf = s->di->elf;
+	p->elf = s->elf;
 	s->dw = s->di->dw;
 	s->dwarf_path = s->di->dwarf_path;
 	s->dwarfs = calloc(1, sizeof(*s->dwarfs));
@@ -1051,6 +1523,7 @@ void btfi_scan_free(struct btfi_scan *s)
 			dwarf_cfi_end(p->cfi_eh);
 		u64map_free(&p->origin_map);
 		u64map_free(&p->types);
+		u64map_free(&p->taken);
 		free(p->fidx);
 		free(p->fhash);
 		free(p->origins);
@@ -1060,6 +1533,9 @@ void btfi_scan_free(struct btfi_scan *s)
 		btfi_syms_free(&p->syms);
 		free(p->secs);
 		free(p->fnames);
+		free(p->franges);
+		free(p->xedges);
+		scan_cfg_free(p->cfg);
 	}
 	free(s->dwarfs);
 	btfi_debuginfo_close(s->di);	/* owns elf, dw and the mapping */

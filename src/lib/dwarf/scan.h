@@ -43,6 +43,17 @@ struct btfi_func {
 	uint8_t cls;		/* enum btfi_inline_class */
 };
 
+/* btfi_site.flags */
+enum {
+	/* Another address of the instance before it (calls reach the body
+	 * by several paths): the same call, not another instance. */
+	BTFI_SITE_EXTRA = 1 << 0,
+	/* GCC's partial inlining: the split-off part of f inlined back
+	 * directly into f (call line = f's declaration): the call the
+	 * enclosing f already sees. No site is written for it. */
+	BTFI_SITE_SPLIT = 1 << 1,
+};
+
 struct btfi_site {
 	uint32_t func;		/* index into scan->funcs */
 	uint32_t caller;	/* enclosing out-of-line function, UINT32_MAX if unknown */
@@ -54,16 +65,34 @@ struct btfi_site {
 	uint32_t call_line;
 	uint16_t depth;		/* 1 = directly in an out-of-line function */
 	uint16_t shndx;		/* ELF section holding addr, 0 if none */
+	uint8_t flags;		/* BTFI_SITE_* */
+	uint8_t how;		/* enum btfi_probe_how (per-call policy) */
 };
 
 /* Which address of an inline instance to probe (see DESIGN.md). */
 enum btfi_probe_policy {
-	BTFI_PROBE_DEFAULT = 0,		/* the documented choice (ENTRY_PC) */
+	BTFI_PROBE_DEFAULT = 0,		/* the documented choice (PER_CALL) */
 	BTFI_PROBE_ENTRY_PC,		/* DW_AT_entry_pc, else lowest range start */
 	BTFI_PROBE_LOWEST,		/* lowest range start */
 	BTFI_PROBE_ENTRY_IN_RANGE,	/* entry_pc if inside the ranges, else lowest */
 	BTFI_PROBE_FIRST_RANGE,		/* start of the first listed range */
+	BTFI_PROBE_PER_CALL,		/* where calls enter the body, from the
+					 * function's control flow (DESIGN.md) */
 	BTFI_PROBE__MAX
+};
+
+/* How the per-call policy placed an instance's probe (stats counts them). */
+enum btfi_probe_how {
+	BTFI_PROBE_HOW_NO_CFG = 0,	/* no control flow (no code bytes): entry-pc's address */
+	BTFI_PROBE_HOW_KEPT,		/* entry_pc (else lowest) runs once per call: kept */
+	BTFI_PROBE_HOW_DEEPER,		/* it ran once per loop around the call (preheader,
+					 * hoisted code): moved into that loop */
+	BTFI_PROBE_HOW_FIRST,		/* it was not where calls enter the instance: moved */
+	BTFI_PROBE_HOW_PRELOOP,		/* the entry heads a loop inside the instance:
+					 * moved before the loop */
+	BTFI_PROBE_HOW_MULTI,		/* calls enter at several places: one address each */
+	BTFI_PROBE_HOW_AMBIGUOUS,	/* entries reach one another: entry-pc's address */
+	BTFI_PROBE_HOW__MAX
 };
 
 struct btfi_scan_opts {
@@ -97,12 +126,22 @@ struct btfi_scan {
 	struct btfi_param *params;	uint32_t nparams;
 
 	double scan_secs;	/* wall time of the scan */
+	int policy;		/* the probe policy applied (never DEFAULT) */
 	struct {		/* DW_AT_entry_pc vs. ranges, for the probe policy */
 		uint32_t with_entry_pc;		/* instances with code and entry_pc */
 		uint32_t inside;		/* entry_pc inside a range */
 		uint32_t at_range_end;		/* == the end of a range, not inside */
 		uint32_t outside;		/* elsewhere, not inside */
 	} entry_pc;
+	struct {		/* the per-call policy's decisions, per instance */
+		uint32_t how[BTFI_PROBE_HOW__MAX];
+		uint32_t extra_addrs;		/* addresses beyond the first */
+		uint32_t nop_skipped;		/* padding skipped */
+		uint32_t refused_moved;		/* moved off an instruction uprobes refuse */
+		uint32_t borrowed;		/* parameter locations from the probe's path */
+		uint32_t unshared;		/* moved off another call's probe of the function */
+	} probe;
+	uint32_t split_parts;	/* instances flagged BTFI_SITE_SPLIT */
 	/* Shapes of the expressions the format cannot carry (reason
 	 * unsupported_expr), with counts, most frequent first after the scan. */
 	struct btfi_shape {
@@ -120,6 +159,9 @@ void btfi_scan_free(struct btfi_scan *s);
 /* Aggregates for `stats`; computed from a scan. */
 struct btfi_stats {
 	uint64_t inline_instances, instances_noaddr;
+	/* of inline_instances: GCC's split parts inlined back (BTFI_SITE_SPLIT),
+	 * not sites: left out of every figure below */
+	uint64_t split_parts;
 	uint64_t params, params_recoverable, instances_all_recoverable;
 	uint64_t instances_some_recoverable, instances_none_recoverable;
 	uint64_t funcs_never_inlined, funcs_selectively_inlined, funcs_fully_inlined;

@@ -7,6 +7,7 @@
 #include "dwarf/scan.h"
 #include "elf_syms.h"
 #include "dwarf/u64map.h"
+#include "dwarf/scan_cfg.h"
 
 struct scan_origin {		/* one root subprogram DIE */
 	uint32_t func;
@@ -24,14 +25,23 @@ struct scan_tmp_param {
 struct scan_sec {
 	uint64_t lo, hi;
 	uint32_t idx;
+	const uint8_t *code;	/* its bytes, once asked for (NULL: none, e.g. NOBITS) */
+	bool code_tried;
 };
 
 struct scan_range {
 	uint64_t lo, hi;
 };
 
+struct scan_xedge {		/* a jump the code does not show (scan_kflow.c) */
+	uint64_t from, to;
+};
+
 struct walk_ctx {
+	const struct walk_ctx *up;	/* the enclosing instance's, NULL at its function */
+	uint32_t site;		/* the enclosing instance's site, NO_IDX at its function */
 	uint32_t caller;	/* func index of the enclosing out-of-line copy */
+	uint32_t scope_func;	/* func of the innermost enclosing instance or copy */
 	uint64_t caller_addr;
 	uint16_t depth;
 	bool fn_valid;
@@ -42,8 +52,13 @@ struct walk_ctx {
 
 struct scan_priv {
 	const struct btfi_log *log;
+	Elf *elf;			/* the file that runs: code bytes */
+	struct scan_cfg *cfg;		/* control flow of the function walked */
+	struct scan_range *franges;	uint32_t nfranges, franges_cap;
 	int policy;
 	bool no_locations;
+	bool kernel;			/* vmlinux or a module: probed by kprobes */
+	struct scan_xedge *xedges;	uint32_t nxedges, xedges_cap;	/* sorted by from */
 	uint8_t addr_size;
 
 	uint32_t funcs_cap, params_cap, sites_cap, locs_cap, shapes_cap;
@@ -51,6 +66,7 @@ struct scan_priv {
 	struct scan_origin *origins;	uint32_t norigins, origins_cap;
 	Dwarf_Off *poffs;		uint32_t npoffs, poffs_cap;
 	struct u64map types;		/* type DIE offset -> size | signed << 31 */
+	struct u64map taken;		/* func << 32 ^ probe address -> site (per-call) */
 	uint32_t *fidx;			/* (name, param names) -> func */
 	uint64_t *fhash;
 	uint32_t fcap, nfslots;
@@ -94,6 +110,12 @@ int scan_split_enter(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *skel, 
 void scan_split_leave(struct btfi_scan *s, struct scan_priv *p);
 
 void scan_read_file_names(struct scan_priv *p, uint64_t off);
+/* scan_kflow.c: a kernel's static-key jumps and exception fixups into
+ * p->xedges, sorted. */
+int scan_kernel_flow(struct scan_priv *p, Elf *elf);
+/* The code bytes at addr in an executable section, *avail of them to the
+ * section's end; NULL if there are none (a debug file's NOBITS). */
+const uint8_t *scan_code(struct scan_priv *p, uint64_t addr, uint64_t *avail);
 /* Raw check of a location libdw could not decode: the first opcode no DWARF
  * version defines, 0 if all are defined, -1 if it cannot tell. */
 int scan_raw_bad_op(struct scan_priv *p, Dwarf_Attribute *loc);

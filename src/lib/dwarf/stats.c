@@ -13,16 +13,32 @@ void btfi_stats_compute(const struct btfi_scan *s, uint32_t max_instances, struc
 	st->secs = s->scan_secs;
 	for (i = 0; i < s->nsites; i++) {
 		const struct btfi_site *site = &s->sites[i];
-		uint32_t ok = 0;
+		uint32_t ok = 0, nx;
 		bool noaddr = false;
 
+		if (site->flags & BTFI_SITE_EXTRA)	/* counted with its instance */
+			continue;
 		if (max_instances && site->func < s->nfuncs && s->funcs[site->func].nsites > max_instances)
 			continue;
 		st->inline_instances++;
+		if (site->flags & BTFI_SITE_SPLIT) {	/* no site: the enclosing call's */
+			st->split_parts++;
+			continue;
+		}
+		/* the instance's other addresses follow it */
+		for (nx = 0; i + 1 + nx < s->nsites && s->sites[i + 1 + nx].flags & BTFI_SITE_EXTRA; nx++)
+			;
 
 		for (j = 0; j < site->nlocs; j++) {
 			const struct btfi_loc *l = &s->locs[site->first_loc + j];
 
+			/* recoverable only if it is at every address */
+			for (uint32_t x = 0; x < nx && l->kind != BTFI_LOC_NONE; x++) {
+				const struct btfi_site *e = &s->sites[i + 1 + x];
+
+				if (j < e->nlocs && s->locs[e->first_loc + j].kind == BTFI_LOC_NONE)
+					l = &s->locs[e->first_loc + j];
+			}
 			if (l->kind != BTFI_LOC_NONE) {
 				ok++;
 				st->classes[l->kind < 8 ? l->kind : 0]++;

@@ -20,7 +20,7 @@
 #endif
 /* Bump when the entry layout or what the encoder writes changes within
  * one version (an entry of another format or version is rebuilt). */
-#define CACHE_FORMAT 1
+#define CACHE_FORMAT 2	/* 2: per-call probe addresses, no split-part sites */
 #define KEY_SEC ".btfinline.key"
 #define SUBDIR "btfinline/encoded"
 

@@ -1,0 +1,1108 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Control flow of one out-of-line function, for the per-call probe rule
+ * (docs/DESIGN.md, "Probe address policy"). An inline instance has no call
+ * instruction; its probe must be an address that runs exactly once each
+ * time the inlined body runs. Compilers move code of the body out of that
+ * rhythm: loop-invariant parts into the preheader of the loop the call is
+ * in (they run once per loop), the body's own loops (their head runs once
+ * per iteration), padding in front of a loop head, duplicated entry paths.
+ *
+ * The function's code is decoded with capstone into basic blocks; a
+ * virtual root enters at the function's entry and at every block nothing
+ * is seen to jump to (jump tables, static-key jumps patched at run time).
+ * Dominators (Cooper, Harvey, Kennedy: "A Simple, Fast Dominance
+ * Algorithm"), back edges (to a block that dominates the source) and
+ * natural loops follow. Per instance, a loop is *inside* it when every
+ * instruction of the loop belongs to the instance's ranges, else it is
+ * *around* the call. The call runs once per iteration of the innermost loop
+ * around it that holds code of the instance: the instance's instructions
+ * at that depth are the ones that run per call, and the entries are the
+ * first of them on each path (the root reaches them through no other).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "dwarf/scan_priv.h"
+#include "dwarf/scan_cfg.h"
+#include "insn.h"
+
+#define NONE UINT32_MAX
+#define BACK 0x80000000u	/* successor flag: a back edge */
+
+struct cfg_insn {
+	uint64_t addr, target;
+	const uint8_t *code;
+	uint32_t blk;
+	uint32_t xe;			/* first of its jumps the code does not show, NONE */
+	uint32_t writes;		/* btfi_insn_writes(), once eff_known */
+	uint8_t len, flow;
+	bool nop, refused, leader, writes_known;
+};
+
+struct cfg_block {
+	uint32_t first, n;		/* instructions */
+	uint32_t succ, nsucc;		/* into succs (BACK flag) */
+	uint32_t pred, npred;		/* into preds */
+	uint32_t idom, rpo, loop;	/* loop: innermost natural loop, NONE */
+	uint32_t pre, post;		/* dominator tree numbering */
+	uint32_t seen, dstamp;		/* per query */
+	uint16_t depth;			/* loops around the call (valid at dstamp) */
+	bool root;			/* entered from the virtual root */
+	bool dead;			/* padding nothing reaches */
+};
+
+struct cfg_loop {
+	uint32_t header, parent;
+	uint32_t first, n;		/* blocks, into lblocks */
+	uint32_t seen;			/* query stamp of `internal` */
+	bool internal;
+};
+
+struct scan_cfg {
+	uint64_t key;
+	int state;			/* 1 built, <0 error for key, 0 nothing */
+	struct btfi_insn_dec *dec;
+	struct cfg_insn *insns;		uint32_t ninsns, insns_cap;
+	struct cfg_block *blocks;	uint32_t nblocks, blocks_cap;	/* + virtual root */
+	uint32_t *succs;		uint32_t nsuccs, succs_cap;
+	uint32_t *preds;		uint32_t npreds, preds_cap;
+	struct cfg_loop *loops;		uint32_t nloops, loops_cap;
+	uint32_t *lblocks;		uint32_t nlblocks, lblocks_cap;
+	uint32_t *order;		uint32_t order_cap;	/* blocks by rpo */
+	uint32_t *work;			uint32_t work_cap;
+	uint32_t *imark;		uint32_t imark_cap;	/* insn in the instance */
+	struct scan_range *fr;		uint32_t fr_cap;
+	uint32_t stamp;
+	const struct scan_xedge *xe;	uint32_t nxe;	/* the scan's, sorted */
+};
+
+int scan_cfg_new(struct scan_cfg **out)
+{
+	*out = calloc(1, sizeof(**out));
+	return *out ? 0 : -ENOMEM;
+}
+
+void scan_cfg_free(struct scan_cfg *c)
+{
+	if (!c)
+		return;
+	btfi_insn_dec_free(c->dec);
+	free(c->insns);
+	free(c->blocks);
+	free(c->succs);
+	free(c->preds);
+	free(c->loops);
+	free(c->lblocks);
+	free(c->order);
+	free(c->work);
+	free(c->imark);
+	free(c->fr);
+	free(c);
+}
+
+/* Index of the instruction starting at addr, NONE if none does. */
+static uint32_t find_insn(const struct scan_cfg *c, uint64_t addr)
+{
+	uint32_t lo = 0, hi = c->ninsns;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (c->insns[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < c->ninsns && c->insns[lo].addr == addr ? lo : NONE;
+}
+
+/* First instruction at or after addr. */
+static uint32_t lower_insn(const struct scan_cfg *c, uint64_t addr)
+{
+	uint32_t lo = 0, hi = c->ninsns;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (c->insns[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+bool scan_cfg_is_for(const struct scan_cfg *c, uint64_t key)
+{
+	return c->state && c->key == key;
+}
+
+bool scan_cfg_is_insn(struct scan_cfg *c, uint64_t addr)
+{
+	return c->state > 0 && find_insn(c, addr) != NONE;
+}
+
+static int cmp_range(const void *a, const void *b)
+{
+	const struct scan_range *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+static int decode(struct scan_cfg *c, struct scan_priv *p)
+{
+	for (uint32_t k = 0; k < c->nblocks; k++) {	/* nblocks = nranges here */
+		const struct scan_range *r = &c->fr[k];
+		uint64_t avail, a = r->lo;
+		const uint8_t *code = scan_code(p, r->lo, &avail);
+
+		if (!code || avail < r->hi - r->lo)
+			return -ENOENT;
+		while (a < r->hi) {
+			struct btfi_insn in;
+			struct cfg_insn *ci;
+
+			if (GROW(c->insns, c->insns_cap, c->ninsns + 1))
+				return -ENOMEM;
+			ci = &c->insns[c->ninsns++];
+			memset(ci, 0, sizeof(*ci));
+			ci->addr = a;
+			ci->xe = NONE;
+			ci->code = code + (a - r->lo);
+			ci->leader = a == r->lo;
+			if (btfi_insn_decode(c->dec, code + (a - r->lo), r->hi - a, a, &in)) {
+				ci->len = 1;	/* not code: nothing follows it */
+				ci->flow = BTFI_FLOW_STOP;
+			} else {
+				ci->len = in.len;
+				ci->flow = in.flow;
+				ci->target = in.target;
+				ci->nop = in.nop;
+				ci->refused = in.uprobe_refusal != NULL;
+			}
+			a += ci->len;
+		}
+	}
+	return 0;
+}
+
+/* Every block's successors: its jump target and fall-through, and for an
+ * indirect jump the blocks orph[0..norph). Dead blocks (padding) lead
+ * nowhere. */
+static int add_succs(struct scan_cfg *c, const uint32_t *orph, uint32_t norph)
+{
+	c->nsuccs = 0;
+	for (uint32_t b = 0; b < c->nblocks; b++) {
+		struct cfg_block *bl = &c->blocks[b];
+		const struct cfg_insn *last = &c->insns[bl->first + bl->n - 1];
+		uint32_t next = bl->first + bl->n, t;
+		bool falls = last->flow == BTFI_FLOW_NEXT || last->flow == BTFI_FLOW_CALL ||
+			     last->flow == BTFI_FLOW_CJUMP;
+
+		if (GROW(c->succs, c->succs_cap, c->nsuccs + 2 + norph))
+			return -ENOMEM;
+		bl->succ = c->nsuccs;
+		bl->nsucc = 0;
+		if (bl->dead)
+			continue;
+		if ((last->flow == BTFI_FLOW_JUMP || last->flow == BTFI_FLOW_CJUMP) &&
+		    (t = find_insn(c, last->target)) != NONE)
+			c->succs[c->nsuccs++] = c->insns[t].blk;
+		/* falls into the next instruction only if it is right there */
+		if (falls && next < c->ninsns && c->insns[next].addr == last->addr + last->len) {
+			t = c->insns[next].blk;
+			if (c->nsuccs == bl->succ || c->succs[bl->succ] != t)
+				c->succs[c->nsuccs++] = t;
+		}
+		if (last->flow == BTFI_FLOW_IJUMP)
+			for (uint32_t k = 0; k < norph; k++)
+				c->succs[c->nsuccs++] = orph[k];
+		for (uint32_t k = last->xe; k != NONE && k < c->nxe && c->xe[k].from == last->addr;
+		     k++) {
+			if ((t = find_insn(c, c->xe[k].to)) == NONE)
+				continue;
+			if (GROW(c->succs, c->succs_cap, c->nsuccs + 1))
+				return -ENOMEM;
+			c->succs[c->nsuccs++] = c->insns[t].blk;
+		}
+		bl->nsucc = c->nsuccs - bl->succ;
+	}
+	return 0;
+}
+
+/* Leaders, blocks, edges (successors first, predecessors from them). */
+static int make_blocks(struct scan_cfg *c, uint64_t entry)
+{
+	uint32_t i, b, e, *cnt, nij = 0, norph = 0;
+	int err = 0;
+
+	for (i = 0; i < c->ninsns; i++) {
+		struct cfg_insn *in = &c->insns[i];
+
+		if (in->flow == BTFI_FLOW_JUMP || in->flow == BTFI_FLOW_CJUMP) {
+			uint32_t t = find_insn(c, in->target);
+
+			if (t != NONE)
+				c->insns[t].leader = true;
+		}
+		if (in->flow >= BTFI_FLOW_JUMP && i + 1 < c->ninsns) {
+			uint32_t j = i + 1;
+
+			c->insns[j].leader = true;
+			/* padding after a jump is a block of its own: what
+			 * follows may be entered from elsewhere */
+			if (in->flow != BTFI_FLOW_CJUMP) {
+				while (j < c->ninsns && c->insns[j].nop &&
+				       (j == i + 1 || !c->insns[j].leader))
+					j++;
+				if (j < c->ninsns && j > i + 1)
+					c->insns[j].leader = true;
+			}
+		}
+	}
+	/* static-key jumps, exception fixups: the source ends a block */
+	for (i = 0, b = 0; i < c->ninsns && c->nxe; i++) {
+		uint64_t a = c->insns[i].addr;
+
+		while (b < c->nxe && c->xe[b].from < a)
+			b++;
+		if (b == c->nxe)
+			break;
+		if (c->xe[b].from != a)
+			continue;
+		c->insns[i].xe = b;
+		if (i + 1 < c->ninsns)
+			c->insns[i + 1].leader = true;
+		for (uint32_t k = b; k < c->nxe && c->xe[k].from == a; k++) {
+			uint32_t t = find_insn(c, c->xe[k].to);
+
+			if (t != NONE)
+				c->insns[t].leader = true;
+		}
+	}
+	if ((e = find_insn(c, entry)) != NONE)
+		c->insns[e].leader = true;
+	c->nblocks = 0;
+	for (i = 0; i < c->ninsns; i++) {
+		if (i == 0 || c->insns[i].leader) {
+			if (GROW(c->blocks, c->blocks_cap, c->nblocks + 2))
+				return -ENOMEM;
+			memset(&c->blocks[c->nblocks], 0, sizeof(c->blocks[0]));
+			c->blocks[c->nblocks].first = i;
+			c->blocks[c->nblocks].loop = NONE;
+			c->nblocks++;
+		}
+		c->blocks[c->nblocks - 1].n++;
+		c->insns[i].blk = c->nblocks - 1;
+	}
+	/* successors; blocks nothing is seen to jump to: padding (dead), else
+	 * the targets of the function's indirect jumps if it has any (jump
+	 * tables), else roots (static-key jumps patched at run time) */
+	if ((err = add_succs(c, NULL, 0)))
+		return err;
+	cnt = calloc(c->nblocks + 1, sizeof(*cnt));
+	if (!cnt)
+		return -ENOMEM;
+	for (i = 0; i < c->nsuccs; i++)
+		cnt[c->succs[i]]++;
+	for (b = 0; b < c->nblocks; b++) {
+		struct cfg_block *bl = &c->blocks[b];
+
+		nij += c->insns[bl->first + bl->n - 1].flow == BTFI_FLOW_IJUMP;
+		if (cnt[b] || (e != NONE && b == c->insns[e].blk))
+			continue;
+		bl->dead = true;
+		for (i = bl->first; i < bl->first + bl->n && bl->dead; i++)
+			bl->dead = c->insns[i].nop;
+	}
+	if (nij && e != NONE) {
+		/* Jump-table targets: what the entry does not reach through
+		 * known jumps, region by region: a block nothing jumps to
+		 * first, else the lowest one left (a cycle). */
+		uint32_t sp = 0, *stack = malloc((c->nblocks + 1) * sizeof(*stack)), from;
+
+		if (!stack) {
+			free(cnt);
+			return -ENOMEM;
+		}
+		for (b = 0; b < c->nblocks; b++)
+			c->blocks[b].seen = 0;
+		from = c->insns[e].blk;
+		for (;;) {
+			stack[sp++] = from;
+			c->blocks[from].seen = 1;
+			while (sp) {
+				const struct cfg_block *bl = &c->blocks[stack[--sp]];
+
+				for (i = 0; i < bl->nsucc; i++) {
+					uint32_t t = c->succs[bl->succ + i];
+
+					if (!c->blocks[t].seen) {
+						c->blocks[t].seen = 1;
+						stack[sp++] = t;
+					}
+				}
+			}
+			from = NONE;
+			for (b = 0; b < c->nblocks && from == NONE; b++)
+				if (!c->blocks[b].seen && !c->blocks[b].dead && !cnt[b])
+					from = b;
+			for (b = 0; b < c->nblocks && from == NONE; b++)
+				if (!c->blocks[b].seen && !c->blocks[b].dead)
+					from = b;
+			if (from == NONE)
+				break;
+			stack[c->nblocks - norph++] = from;	/* top of stack: targets */
+		}
+		for (i = 0; i < norph; i++)
+			cnt[i] = stack[c->nblocks - i];
+		free(stack);
+		if ((uint64_t)nij * norph > 65536)
+			norph = 0;
+	}
+	err = add_succs(c, cnt, norph);		/* without the padding's edges */
+	free(cnt);
+	if (err)
+		return err;
+	/* predecessors */
+	cnt = calloc(c->nblocks + 1, sizeof(*cnt));
+	if (!cnt || GROW(c->preds, c->preds_cap, c->nsuccs + 1)) {
+		free(cnt);
+		return -ENOMEM;
+	}
+	for (i = 0; i < c->nsuccs; i++)
+		c->blocks[c->succs[i]].npred++;
+	for (b = 0, i = 0; b < c->nblocks; b++) {
+		c->blocks[b].pred = i;
+		i += c->blocks[b].npred;
+	}
+	for (b = 0; b < c->nblocks; b++)
+		for (i = 0; i < c->blocks[b].nsucc; i++) {
+			uint32_t s = c->succs[c->blocks[b].succ + i];
+
+			c->preds[c->blocks[s].pred + cnt[s]++] = b;
+		}
+	c->npreds = c->nsuccs;
+	free(cnt);
+	/* the virtual root's successors: entry and blocks nothing jumps to */
+	for (b = 0; b < c->nblocks; b++)
+		c->blocks[b].root = !c->blocks[b].npred || (e != NONE && b == c->insns[e].blk);
+	return 0;
+}
+
+/* Reverse postorder from the virtual root (index nblocks); blocks still
+ * unreached (a cycle only an unknown jump enters) become roots too. */
+static int order_blocks(struct scan_cfg *c)
+{
+	uint32_t n = c->nblocks, V = n, nord = 0, sp, b;
+	uint32_t *stack, *it;
+	int err = 0;
+
+	if (GROW(c->order, c->order_cap, n + 1) || GROW(c->work, c->work_cap, 2 * (n + 1)))
+		return -ENOMEM;
+	stack = c->work;
+	it = c->work + n + 1;
+	for (b = 0; b <= n; b++)
+		c->blocks[b].rpo = NONE;
+	memset(&c->blocks[V], 0, sizeof(c->blocks[V]));
+	c->blocks[V].rpo = NONE;
+	c->blocks[V].loop = NONE;
+	/* postorder into order[] from the end */
+	for (;;) {
+		uint32_t start = NONE;
+
+		for (b = 0; b < n && start == NONE; b++)
+			if (c->blocks[b].root && c->blocks[b].rpo == NONE)
+				start = b;
+		if (start == NONE) {
+			for (b = 0; b < n && start == NONE; b++)
+				if (c->blocks[b].rpo == NONE)
+					start = b;
+			if (start == NONE)
+				break;
+			c->blocks[start].root = true;
+		}
+		sp = 0;
+		stack[sp] = start;
+		it[sp++] = 0;
+		c->blocks[start].rpo = 0;	/* visited */
+		while (sp) {
+			uint32_t x = stack[sp - 1];
+			struct cfg_block *bx = &c->blocks[x];
+
+			if (it[sp - 1] < bx->nsucc) {
+				uint32_t y = c->succs[bx->succ + it[sp - 1]++] & ~BACK;
+
+				if (c->blocks[y].rpo == NONE) {
+					c->blocks[y].rpo = 0;
+					stack[sp] = y;
+					it[sp++] = 0;
+				}
+				continue;
+			}
+			c->order[n - 1 - nord++] = x;	/* reversed below */
+			sp--;
+		}
+	}
+	/* order[0 .. n-1] is reverse postorder of all blocks (nord == n) */
+	memmove(c->order + 1, c->order, n * sizeof(*c->order));
+	c->order[0] = V;
+	for (b = 0; b <= n; b++)
+		c->blocks[c->order[b]].rpo = b;
+	return err;
+}
+
+static uint32_t intersect(const struct scan_cfg *c, uint32_t a, uint32_t b)
+{
+	while (a != b) {
+		while (c->blocks[a].rpo > c->blocks[b].rpo)
+			a = c->blocks[a].idom;
+		while (c->blocks[b].rpo > c->blocks[a].rpo)
+			b = c->blocks[b].idom;
+	}
+	return a;
+}
+
+static void dominators(struct scan_cfg *c)
+{
+	uint32_t n = c->nblocks, V = n, i, k;
+	bool changed = true;
+
+	for (i = 0; i < n; i++)
+		c->blocks[i].idom = NONE;
+	c->blocks[V].idom = V;
+	while (changed) {
+		changed = false;
+		for (i = 1; i <= n; i++) {
+			uint32_t b = c->order[i], nd = c->blocks[b].root ? V : NONE;
+			struct cfg_block *bl = &c->blocks[b];
+
+			for (k = 0; k < bl->npred; k++) {
+				uint32_t q = c->preds[bl->pred + k];
+
+				if (c->blocks[q].idom == NONE)
+					continue;
+				nd = nd == NONE ? q : intersect(c, q, nd);
+			}
+			if (nd != bl->idom) {
+				bl->idom = nd;
+				changed = true;
+			}
+		}
+	}
+}
+
+/* Pre/post numbers of the dominator tree: a dominates b iff
+ * pre[a] <= pre[b] && post[b] <= post[a]. Children in rpo order. */
+static int number_domtree(struct scan_cfg *c)
+{
+	uint32_t n = c->nblocks, V = n, i, *first, *next, *stack, sp = 0, clock = 0;
+
+	first = malloc((n + 1) * sizeof(*first));
+	next = malloc((n + 1) * sizeof(*next));
+	if (!first || !next) {
+		free(first);
+		free(next);
+		return -ENOMEM;
+	}
+	for (i = 0; i <= n; i++)
+		first[i] = next[i] = NONE;
+	for (i = n; i >= 1; i--) {	/* reverse, so lists come out in rpo */
+		uint32_t b = c->order[i], d = c->blocks[b].idom;
+
+		next[b] = first[d];
+		first[d] = b;
+	}
+	stack = c->work;	/* n + 1 entries: the tree's depth at most */
+	stack[sp++] = V;
+	c->blocks[V].pre = clock++;
+	while (sp) {
+		uint32_t x = stack[sp - 1];
+
+		if (first[x] != NONE) {
+			uint32_t y = first[x];
+
+			first[x] = next[y];
+			c->blocks[y].pre = clock++;
+			stack[sp++] = y;
+		} else {
+			c->blocks[x].post = clock++;
+			sp--;
+		}
+	}
+	free(first);
+	free(next);
+	return 0;
+}
+
+static bool dominates(const struct scan_cfg *c, uint32_t a, uint32_t b)
+{
+	return c->blocks[a].pre <= c->blocks[b].pre && c->blocks[b].post <= c->blocks[a].post;
+}
+
+static int cmp_size_desc(const void *a, const void *b, void *arg)
+{
+	const struct scan_cfg *c = arg;
+	uint32_t x = c->loops[*(const uint32_t *)a].n, y = c->loops[*(const uint32_t *)b].n;
+
+	return x > y ? -1 : x < y;
+}
+
+/* Back edges and the natural loop of every header, nested by size. */
+static int find_loops(struct scan_cfg *c)
+{
+	uint32_t n = c->nblocks, b, k, *idx;
+
+	c->nloops = c->nlblocks = 0;
+	for (b = 0; b < n; b++) {
+		struct cfg_block *bl = &c->blocks[b];
+		uint32_t sp = 0, stamp, l;
+		bool header = false;
+
+		for (k = 0; k < bl->npred; k++) {
+			uint32_t q = c->preds[bl->pred + k];
+
+			if (dominates(c, b, q))
+				header = true;
+		}
+		if (!header)
+			continue;
+		if (GROW(c->loops, c->loops_cap, c->nloops + 1) ||
+		    GROW(c->lblocks, c->lblocks_cap, c->nlblocks + n))
+			return -ENOMEM;
+		l = c->nloops++;
+		c->loops[l] = (struct cfg_loop){ .header = b, .parent = NONE, .first = c->nlblocks };
+		stamp = ++c->stamp;
+		bl->seen = stamp;
+		c->lblocks[c->nlblocks++] = b;
+		for (k = 0; k < bl->npred; k++) {
+			uint32_t q = c->preds[bl->pred + k];
+
+			if (dominates(c, b, q) && c->blocks[q].seen != stamp) {
+				c->blocks[q].seen = stamp;
+				c->work[sp++] = q;
+			}
+		}
+		while (sp) {
+			uint32_t x = c->work[--sp];
+			struct cfg_block *bx = &c->blocks[x];
+
+			c->lblocks[c->nlblocks++] = x;
+			for (k = 0; k < bx->npred; k++) {
+				uint32_t q = c->preds[bx->pred + k];
+
+				if (c->blocks[q].seen != stamp && dominates(c, b, q)) {
+					c->blocks[q].seen = stamp;
+					c->work[sp++] = q;
+				}
+			}
+		}
+		c->loops[l].n = c->nlblocks - c->loops[l].first;
+	}
+	/* mark back edges */
+	for (b = 0; b < n; b++)
+		for (k = 0; k < c->blocks[b].nsucc; k++) {
+			uint32_t *s = &c->succs[c->blocks[b].succ + k];
+
+			if (dominates(c, *s & ~BACK, b))
+				*s |= BACK;
+		}
+	if (!c->nloops)
+		return 0;
+	idx = malloc(c->nloops * sizeof(*idx));
+	if (!idx)
+		return -ENOMEM;
+	for (k = 0; k < c->nloops; k++)
+		idx[k] = k;
+	qsort_r(idx, c->nloops, sizeof(*idx), cmp_size_desc, c);
+	for (k = 0; k < c->nloops; k++) {
+		struct cfg_loop *L = &c->loops[idx[k]];
+
+		L->parent = c->blocks[L->header].loop;
+		for (uint32_t j = 0; j < L->n; j++)
+			c->blocks[c->lblocks[L->first + j]].loop = idx[k];
+	}
+	free(idx);
+	return 0;
+}
+
+int scan_cfg_build(struct scan_cfg *c, struct scan_priv *p, uint64_t key,
+		   const struct scan_range *r, uint32_t nr, uint64_t entry)
+{
+	uint32_t i, k;
+	int err;
+
+	if (c->key == key && c->state)
+		return c->state > 0 ? 0 : c->state;
+	c->key = key;
+	c->state = -ENOENT;
+	c->ninsns = c->nblocks = c->nsuccs = c->nloops = 0;
+	c->xe = p->xedges;
+	c->nxe = p->nxedges;
+	if (!nr)
+		return c->state;
+	if (!c->dec && (err = btfi_insn_dec_new(&c->dec)))
+		return c->state = err == -ENOMEM ? -ENOMEM : -ENOENT;
+	if (GROW(c->fr, c->fr_cap, nr))
+		return c->state = -ENOMEM;
+	memcpy(c->fr, r, nr * sizeof(*r));
+	qsort(c->fr, nr, sizeof(*r), cmp_range);
+	for (i = 1, k = 0; i < nr; i++) {	/* merge overlaps */
+		if (c->fr[i].lo < c->fr[k].hi) {
+			if (c->fr[i].hi > c->fr[k].hi)
+				c->fr[k].hi = c->fr[i].hi;
+		} else {
+			c->fr[++k] = c->fr[i];
+		}
+	}
+	c->nblocks = k + 1;	/* decode() reads the range count from here */
+	if ((err = decode(c, p)) || !c->ninsns ||
+	    (err = make_blocks(c, entry)) || (err = order_blocks(c)))
+		return c->state = err == -ENOMEM ? -ENOMEM : -ENOENT;
+	dominators(c);
+	if ((err = number_domtree(c)) || (err = find_loops(c)) ||
+	    GROW(c->imark, c->imark_cap, c->ninsns))
+		return c->state = -ENOMEM;
+	memset(c->imark, 0, c->ninsns * sizeof(*c->imark));
+	for (i = 0; i <= c->nblocks; i++)
+		c->blocks[i].seen = c->blocks[i].dstamp = 0;
+	for (i = 0; i < c->nloops; i++)
+		c->loops[i].seen = 0;
+	c->stamp = 0;
+	c->state = 1;
+	return 0;
+}
+
+/* ---- paths ---- */
+
+static uint32_t insn_writes(struct scan_cfg *c, uint32_t i)
+{
+	struct cfg_insn *in = &c->insns[i];
+	struct btfi_insn d;
+
+	if (!in->writes_known) {
+		in->writes_known = true;
+		in->writes = btfi_insn_decode(c->dec, in->code, in->len, in->addr, &d) ?
+			     0xffff | BTFI_INSN_W_MEM : btfi_insn_writes(c->dec);
+	}
+	return in->writes;
+}
+
+uint32_t scan_cfg_path(struct scan_cfg *c, uint64_t addr, bool forward, uint32_t max,
+		       struct scan_cfg_step *st)
+{
+	uint32_t i, n = 0, mark;
+
+	if (c->state <= 0 || (i = find_insn(c, addr)) == NONE || !max)
+		return 0;
+	if (!forward) {
+		while (n < max) {
+			const struct cfg_block *bl = &c->blocks[c->insns[i].blk];
+
+			if (i > bl->first) {
+				i--;
+			} else if (bl->npred == 1 && !bl->root) {
+				const struct cfg_block *pb = &c->blocks[c->preds[bl->pred]];
+
+				i = pb->first + pb->n - 1;
+			} else {
+				break;
+			}
+			if (c->insns[i].addr == addr)
+				break;		/* around a loop */
+			st[n] = (struct scan_cfg_step){ c->insns[i].addr, n ? n - 1 : UINT32_MAX };
+			n++;
+		}
+		return n;
+	}
+	/* forward: breadth first, both ways at a branch, no back edge */
+	mark = ++c->stamp;
+	st[n++] = (struct scan_cfg_step){ addr, UINT32_MAX };
+	c->blocks[c->insns[i].blk].seen = mark;
+	for (uint32_t q = 0; q < n && n < max; q++) {
+		uint32_t x = find_insn(c, st[q].addr), nx[2], nn = 0;
+		const struct cfg_block *bl = &c->blocks[c->insns[x].blk];
+		const struct cfg_insn *in = &c->insns[x];
+
+		if (x + 1 < bl->first + bl->n) {
+			nx[nn++] = x + 1;
+		} else if (in->flow != BTFI_FLOW_IJUMP && in->flow != BTFI_FLOW_STOP) {
+			for (uint32_t k = 0; k < bl->nsucc && nn < 2; k++) {
+				uint32_t sb = c->succs[bl->succ + k];
+
+				if (sb & BACK || c->blocks[sb].seen == mark)
+					continue;
+				c->blocks[sb].seen = mark;
+				nx[nn++] = c->blocks[sb].first;
+			}
+		}
+		for (uint32_t k = 0; k < nn && n < max; k++)
+			st[n++] = (struct scan_cfg_step){ c->insns[nx[k]].addr, q };
+	}
+	return n;
+}
+
+uint32_t scan_cfg_writes(struct scan_cfg *c, uint64_t addr)
+{
+	uint32_t i = c->state > 0 ? find_insn(c, addr) : NONE;
+
+	return i == NONE ? 0xffff | BTFI_INSN_W_MEM : insn_writes(c, i);
+}
+
+uint32_t scan_cfg_preds(struct scan_cfg *c, uint64_t addr, uint64_t *from, uint32_t max)
+{
+	uint32_t i, n = 0;
+	const struct cfg_block *bl;
+
+	if (c->state <= 0 || (i = find_insn(c, addr)) == NONE)
+		return 0;
+	bl = &c->blocks[c->insns[i].blk];
+	if (bl->first != i || bl->root || bl->npred > max)
+		return 0;
+	for (uint32_t k = 0; k < bl->npred; k++) {
+		const struct cfg_block *pb = &c->blocks[c->preds[bl->pred + k]];
+
+		from[n++] = c->insns[pb->first + pb->n - 1].addr;
+	}
+	return n;
+}
+
+bool scan_cfg_const(struct scan_cfg *c, uint64_t addr, uint32_t reg, uint64_t *val, bool *pcrel)
+{
+	uint32_t i = find_insn(c, addr);
+	struct btfi_insn d;
+	int r;
+
+	if (i == NONE || btfi_insn_decode(c->dec, c->insns[i].code, c->insns[i].len, addr, &d) ||
+	    !btfi_insn_const(c->dec, &r, val, pcrel))
+		return false;
+	return (uint32_t)r == reg;
+}
+
+/* ---- per instance ---- */
+
+/*
+ * Is loop L the instance's own (marked with stamp)? Its decisions are:
+ * every jump that ends one of its blocks is the instance's, and so is
+ * most of its code. Not all of it: compilers leave an instruction or two
+ * of the caller's in a loop of the body (a constant rematerialized, at
+ * line 0). A loop around the call jumps back on a decision of the caller's.
+ */
+static bool loop_inside(const struct scan_cfg *c, const struct cfg_loop *L, uint32_t stamp)
+{
+	uint32_t in = 0, all = 0;
+
+	for (uint32_t j = 0; j < L->n; j++) {
+		const struct cfg_block *bl = &c->blocks[c->lblocks[L->first + j]];
+		uint32_t last = bl->first + bl->n - 1;
+
+		if (c->insns[last].flow >= BTFI_FLOW_JUMP && c->imark[last] != stamp)
+			return false;
+		for (uint32_t i = bl->first; i <= last; i++)
+			in += c->imark[i] == stamp;
+		all += bl->n;
+	}
+	return 2 * in >= all;
+}
+
+static bool loop_internal(struct scan_cfg *c, uint32_t l, uint32_t stamp)
+{
+	struct cfg_loop *L = &c->loops[l];
+
+	if (L->seen != stamp) {
+		L->seen = stamp;
+		L->internal = loop_inside(c, L, stamp);
+	}
+	return L->internal;
+}
+
+/* Loops around the call that hold block b. */
+static uint16_t ext_depth(struct scan_cfg *c, uint32_t b, uint32_t stamp)
+{
+	struct cfg_block *bl = &c->blocks[b];
+	uint16_t d = 0;
+
+	if (bl->dstamp == stamp)
+		return bl->depth;
+	for (uint32_t l = bl->loop; l != NONE; l = c->loops[l].parent)
+		d += !loop_internal(c, l, stamp);
+	bl->dstamp = stamp;
+	bl->depth = d;
+	return d;
+}
+
+/* Outermost loop inside the instance that holds block b, NONE if none. */
+static uint32_t inner_loop(struct scan_cfg *c, uint32_t b, uint32_t stamp)
+{
+	uint32_t found = NONE;
+
+	for (uint32_t l = c->blocks[b].loop; l != NONE; l = c->loops[l].parent)
+		if (loop_internal(c, l, stamp))
+			found = l;
+	return found;
+}
+
+static bool in_c(struct scan_cfg *c, uint32_t i, uint32_t stamp, uint16_t D)
+{
+	return c->imark[i] == stamp && ext_depth(c, c->insns[i].blk, stamp) == D;
+}
+
+/* Can instruction b run after instruction a within one pass (no back
+ * edge), staying at depth >= D? */
+static bool reaches(struct scan_cfg *c, uint32_t a, uint32_t b, uint32_t stamp, uint16_t D)
+{
+	uint32_t ba = c->insns[a].blk, bb = c->insns[b].blk, sp = 0, mark = ++c->stamp;
+
+	if (ba == bb && a < b)
+		return true;
+	c->work[sp++] = ba;
+	c->blocks[ba].seen = mark;
+	while (sp) {
+		struct cfg_block *bl = &c->blocks[c->work[--sp]];
+
+		for (uint32_t k = 0; k < bl->nsucc; k++) {
+			uint32_t s = c->succs[bl->succ + k];
+
+			if (s & BACK)
+				continue;
+			if (s == bb)
+				return true;
+			if (c->blocks[s].seen == mark || ext_depth(c, s, stamp) < D)
+				continue;
+			c->blocks[s].seen = mark;
+			c->work[sp++] = s;
+		}
+	}
+	(void)stamp;
+	return false;
+}
+
+/* Before the loop inside the instance that entry e heads: the last
+ * instruction of its only way in, if that block leads nowhere else. */
+static uint32_t before_loop(struct scan_cfg *c, uint32_t l)
+{
+	const struct cfg_block *h = &c->blocks[c->loops[l].header], *pb;
+	uint32_t from = NONE, k, i;
+
+	for (k = 0; k < h->npred; k++) {
+		uint32_t q = c->preds[h->pred + k];
+		bool in_loop = false;
+
+		for (uint32_t x = c->blocks[q].loop; x != NONE && !in_loop; x = c->loops[x].parent)
+			in_loop = x == l;
+		if (in_loop)
+			continue;
+		if (from != NONE)
+			return NONE;
+		from = q;
+	}
+	if (from == NONE || c->blocks[from].nsucc != 1 || h->root)
+		return NONE;
+	pb = &c->blocks[from];
+	for (i = pb->first + pb->n; i-- > pb->first;)
+		if (!c->insns[i].refused)
+			return i;
+	return NONE;
+}
+
+/* Off padding, and off instructions uprobes refuse if `refuse` (user
+ * space), within the block: all of a block runs as often as any of it. */
+static uint32_t settle(struct scan_cfg *c, uint32_t i, struct scan_cfg_choice *out, bool refuse)
+{
+	const struct cfg_block *bl = &c->blocks[c->insns[i].blk];
+	uint32_t end = bl->first + bl->n, j;
+
+	if (c->insns[i].nop) {
+		for (j = i; j < end && c->insns[j].nop; j++)
+			;
+		if (j < end) {
+			out->nop_skipped = true;
+			i = j;
+		}
+	}
+	if (!refuse || !c->insns[i].refused)
+		return i;
+	for (j = i + 1; j < end; j++)
+		if (!c->insns[j].refused && !c->insns[j].nop)
+			goto moved;
+	for (j = i + 1; j < end; j++)
+		if (!c->insns[j].refused)
+			goto moved;
+	for (j = i; j-- > bl->first;)
+		if (!c->insns[j].refused)
+			goto moved;
+	return i;
+moved:
+	out->refused_moved = true;
+	return j;
+}
+
+/* Does every path from instruction a run instruction b before the call
+ * ends (an exit, or the back edge of a loop around it)? */
+static bool must_reach(struct scan_cfg *c, uint32_t a, uint32_t b, uint32_t stamp, uint16_t D)
+{
+	uint32_t ba = c->insns[a].blk, bb = c->insns[b].blk, sp = 0, mark = ++c->stamp;
+
+	if (ba == bb)
+		return a < b;
+	c->work[sp++] = ba;
+	c->blocks[ba].seen = mark;
+	while (sp) {
+		struct cfg_block *bl = &c->blocks[c->work[--sp]];
+
+		if (!bl->nsucc)
+			return false;
+		for (uint32_t k = 0; k < bl->nsucc; k++) {
+			uint32_t s = c->succs[bl->succ + k], t = s & ~BACK;
+
+			if (s & BACK) {
+				if (!loop_internal(c, c->blocks[t].loop, stamp))
+					return false;	/* next iteration */
+				continue;
+			}
+			if (t == bb || c->blocks[t].seen == mark)
+				continue;
+			if (ext_depth(c, t, stamp) < D)
+				return false;		/* out of the loop */
+			c->blocks[t].seen = mark;
+			c->work[sp++] = t;
+		}
+	}
+	return true;
+}
+
+/* The first instruction of the instance at depth D (or the marker) on
+ * every path from the root, in ent[] (at most SCAN_CFG_MAX_ENTRIES: else
+ * returns that + 1). */
+static uint32_t first_ones(struct scan_cfg *c, uint32_t stamp, uint16_t D, uint32_t mi,
+			   uint32_t *ent)
+{
+	uint32_t sp = 0, nent = 0, k, i;
+
+	for (k = 0; k < c->nblocks; k++)
+		if (c->blocks[k].root && !c->blocks[k].dead) {
+			c->blocks[k].seen = stamp;
+			c->work[sp++] = k;
+		}
+	while (sp) {
+		struct cfg_block *bl = &c->blocks[c->work[--sp]];
+		bool hit = false;
+
+		for (i = bl->first; i < bl->first + bl->n && !hit; i++)
+			if (i == mi || in_c(c, i, stamp, D)) {
+				if (nent == SCAN_CFG_MAX_ENTRIES)
+					return nent + 1;
+				ent[nent++] = i;
+				hit = true;
+			}
+		if (hit)
+			continue;
+		for (k = 0; k < bl->nsucc; k++) {
+			uint32_t s = c->succs[bl->succ + k];
+
+			if (s & BACK || c->blocks[s].seen == stamp)
+				continue;
+			c->blocks[s].seen = stamp;
+			c->work[sp++] = s;
+		}
+	}
+	return nent;
+}
+
+void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t nr,
+		      uint64_t marker, bool has_marker, uint64_t fallback, bool refuse,
+		      struct scan_cfg_choice *out)
+{
+	uint32_t stamp, i, k, mi = NONE, fi, ent[SCAN_CFG_MAX_ENTRIES], pre[SCAN_CFG_MAX_ENTRIES], nent;
+	uint16_t D = 0;
+	bool any = false, preloop = false, again;
+
+	memset(out, 0, sizeof(*out));
+	if (c->state <= 0)
+		return;
+	stamp = ++c->stamp;
+	for (k = 0; k < nr; k++)
+		for (i = lower_insn(c, r[k].lo); i < c->ninsns && c->insns[i].addr < r[k].hi; i++) {
+			c->imark[i] = stamp;
+			any = true;
+		}
+	if (!any)
+		return;
+	/* depth of the call: the loops around it that hold its code */
+	for (k = 0; k < nr; k++)
+		for (i = lower_insn(c, r[k].lo); i < c->ninsns && c->insns[i].addr < r[k].hi; i++) {
+			uint16_t d = ext_depth(c, c->insns[i].blk, stamp);
+
+			if (d > D)
+				D = d;
+		}
+	/* the compiler's entry marker counts if it runs once per call there */
+	if (has_marker && (mi = find_insn(c, marker)) != NONE &&
+	    (ext_depth(c, c->insns[mi].blk, stamp) != D ||
+	     inner_loop(c, c->insns[mi].blk, stamp) != NONE))
+		mi = NONE;
+	nent = first_ones(c, stamp, D, mi, ent);
+	out->how = BTFI_PROBE_HOW_AMBIGUOUS;
+	if (!nent || nent > SCAN_CFG_MAX_ENTRIES)
+		return;
+	/* the marker after other code of the instance on its path (scheduled
+	 * early): it stays in the running, the rule below keeps it if
+	 * every path from that code meets it */
+	for (k = 0; k < nent && mi != NONE && ent[k] != mi; k++)
+		;
+	if (mi != NONE && k == nent) {
+		if (nent == SCAN_CFG_MAX_ENTRIES)
+			return;
+		ent[nent++] = mi;
+	}
+	/* an entry that heads a loop of the instance runs per iteration */
+	for (k = 0; k < nent; k++) {
+		uint32_t l = inner_loop(c, c->insns[ent[k]].blk, stamp);
+
+		if (l == NONE)
+			continue;
+		if ((ent[k] = before_loop(c, l)) == NONE)
+			return;
+		preloop = true;
+	}
+	for (k = 0; k < nent; k++)
+		pre[k] = ent[k], ent[k] = settle(c, ent[k], out, refuse);
+	/*
+	 * Each call must meet exactly one. Of two on one path, the later one
+	 * stays: the earlier is code the compiler ran ahead (before a branch
+	 * of the caller's: it runs also when the call does not), or the path
+	 * meets the later one anyway. The marker stays against anything
+	 * after it that it does not always reach: the compiler said the
+	 * body begins there.
+	 */
+	do {
+		again = false;
+		for (k = 0; k < nent && !again; k++)
+			for (i = 0; i < nent && !again; i++) {
+				uint32_t drop = k;
+
+				if (i == k || (ent[i] != ent[k] && !reaches(c, ent[k], ent[i], stamp, D)))
+					continue;
+				if (ent[k] == mi && ent[i] != mi && !must_reach(c, mi, ent[i], stamp, D))
+					drop = i;
+				ent[drop] = ent[--nent];
+				pre[drop] = pre[nent];
+				again = true;
+			}
+	} while (again);
+	fi = find_insn(c, fallback);
+	if (nent > 1)
+		out->how = BTFI_PROBE_HOW_MULTI;
+	else if (pre[0] == mi || pre[0] == fi)
+		out->how = BTFI_PROBE_HOW_KEPT;
+	else if (preloop)
+		out->how = BTFI_PROBE_HOW_PRELOOP;
+	else if (fi != NONE && ext_depth(c, c->insns[fi].blk, stamp) < D)
+		out->how = BTFI_PROBE_HOW_DEEPER;
+	else
+		out->how = BTFI_PROBE_HOW_FIRST;
+	for (k = 0; k < nent; k++)
+		out->addr[k] = c->insns[ent[k]].addr;
+	out->n = nent;
+}

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Control flow of one out-of-line function (scan_cfg.c), decoded with
+ * capstone: basic blocks, dominators, natural loops. The scan asks it
+ * which addresses of an inline instance run exactly once per call
+ * (docs/DESIGN.md, "Probe address policy").
+ */
+#ifndef BTFI_SCAN_CFG_H
+#define BTFI_SCAN_CFG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "dwarf/scan.h"
+
+struct scan_priv;
+struct scan_range;
+struct scan_cfg;
+
+#define SCAN_CFG_MAX_ENTRIES 8
+
+struct scan_cfg_choice {
+	uint64_t addr[SCAN_CFG_MAX_ENTRIES];
+	uint32_t n;
+	uint8_t how;		/* enum btfi_probe_how */
+	bool nop_skipped;	/* padding before the first real instruction skipped */
+	bool refused_moved;	/* moved off an instruction uprobes refuse */
+};
+
+int scan_cfg_new(struct scan_cfg **out);
+void scan_cfg_free(struct scan_cfg *c);
+/* The function with DIE key `key`, code in ranges r[0..nr) (any order),
+ * entered at `entry`: built once, kept until another key is asked for.
+ * 0; -ENOENT if its code cannot be read (no bytes: a debug file alone);
+ * -ENOMEM. */
+int scan_cfg_build(struct scan_cfg *c, struct scan_priv *p, uint64_t key,
+		   const struct scan_range *r, uint32_t nr, uint64_t entry);
+/* The addresses where calls enter the instance with code in r[0..nr)
+ * (sorted, non-empty), given the compiler's entry marker (entry_pc) if
+ * has_marker; off instructions uprobes refuse if `refuse`. out->n == 0:
+ * no answer (use the fallback). */
+void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t nr,
+		      uint64_t marker, bool has_marker, uint64_t fallback, bool refuse,
+		      struct scan_cfg_choice *out);
+/* Instructions near addr on its paths, nearest first, into st[0..max).
+ * Forward: addr itself (st[0]), then what may run next, both ways at a
+ * branch (not around a loop); back: what ran before it on its one path
+ * (through single predecessors). from: the step before it on the way
+ * (UINT32_MAX for the first). Returns how many. */
+struct scan_cfg_step {
+	uint64_t addr;
+	uint32_t from;
+};
+uint32_t scan_cfg_path(struct scan_cfg *c, uint64_t addr, bool forward, uint32_t max,
+		       struct scan_cfg_step *st);
+/* What the instruction at addr may change (btfi_insn_writes()), decoded
+ * once. */
+uint32_t scan_cfg_writes(struct scan_cfg *c, uint64_t addr);
+/* If addr starts a block that only known jumps enter: the last instruction
+ * of each block that leads to it, at most max (else 0). */
+uint32_t scan_cfg_preds(struct scan_cfg *c, uint64_t addr, uint64_t *from, uint32_t max);
+/* Does the instruction at addr set DWARF register reg to a constant?
+ * (btfi_insn_const()) */
+bool scan_cfg_const(struct scan_cfg *c, uint64_t addr, uint32_t reg, uint64_t *val, bool *pcrel);
+/* Was the last build for this key? */
+bool scan_cfg_is_for(const struct scan_cfg *c, uint64_t key);
+/* Is this an instruction start in the function's code? */
+bool scan_cfg_is_insn(struct scan_cfg *c, uint64_t addr);
+
+#endif

@@ -1,0 +1,40 @@
+#!/bin/bash
+# Truth harness, bounded (issue 13, section 1; `make truth` is the full run):
+# the fixtures and at most $TRUTH_CAP (default 40) SQLite functions per
+# compiler, gcc and clang at -O2, against a gcc -O0 build seen by bpftrace.
+# Fails when any value differs from the truth, and (until the lead decides
+# on an expected-failure list) when any (function, call line) whose call
+# the -O2 binary has gives more or fewer events than calls. The tables
+# (tests/truth/truth.py) are printed either way.
+# Skips (77) only without root, uprobes, bpftrace or npm; the first run
+# builds SQLite (cached in $BTFI_CACHE or ~/.cache/btfinline/truth).
+. "$TOP/tests/lib_trace.sh"
+need_root_bpf
+command -v bpftrace >/dev/null || { echo "skip: bpftrace not installed"; exit 77; }
+command -v npm >/dev/null || [ -f "${BTFI_CACHE:-$HOME/.cache/btfinline}/truth/src/.done" ] ||
+	{ echo "skip: npm not installed (SQLite comes from the npm package better-sqlite3)"; exit 77; }
+out=$TOP/$BUILD/truth
+mkdir -p "$out"
+TRUTH_OUT=$out bash "$TOP/tests/truth/run.sh" --quick
+rc=$?
+# The harness must see every kind of result it reports: calls and events
+# on both compilers of both programs, and values compared.
+python3 - "$out" <<'PY' || exit 1
+import json, sys
+bad = 0
+for prog in ("shapes", "sqlite"):
+    try:
+        r = json.load(open("%s/%s.json" % (sys.argv[1], prog)))
+    except OSError:
+        print("FAIL: no result for %s" % prog); bad = 1; continue
+    for cc in ("gcc", "clang"):
+        t = r.get(cc, {}).get("totals", {})
+        if not t.get("calls") or not t.get("events") or not t.get("equal"):
+            print("FAIL: %s %s: nothing measured (%s)" % (prog, cc, t)); bad = 1
+sys.exit(bad)
+PY
+case $rc in
+0) echo PASS ;;
+1) echo "FAIL: values differ or counts differ (tables above)"; exit 1 ;;
+*) echo "FAIL: harness error"; exit 1 ;;
+esac
