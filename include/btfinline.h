@@ -173,6 +173,11 @@ struct btfinline_open_opts {
 	 * being opened; for a raw blob, /sys/kernel/btf/vmlinux. */
 	const char *base_path;
 	struct btfi_log log;
+	/* The base's own base, when the base is split BTF: a kernel module's
+	 * .BTF (or /sys/kernel/btf/<module>) builds on vmlinux's. An ELF or
+	 * raw BTF; default /sys/kernel/btf/vmlinux. Not used for a base that
+	 * is not split. (docs/FORMAT.md, "Kernel modules") */
+	const char *base_base_path;
 };
 
 /**
@@ -394,11 +399,14 @@ struct btfinline_link *btfinline_attach_uprobe(struct bpf_program *prog, int pid
  * @param prog a loaded program with the btfi_specs map; SEC("kprobe")
  * @param func the function name
  * @param opts as for btfinline_attach_uprobe(); opts->bi is the inline
- * information, default /sys/kernel/btf/vmlinux.inline; it must have been
- * encoded against the running kernel's BTF
+ * information, default /sys/kernel/btf/vmlinux.inline, else the cache
+ * entry for the running kernel's build-id, else encoded from its DWARF
+ * (found by build-id under /usr/lib/debug, or debuginfod) and cached, as
+ * `btfinline trace -k` does; it must fit the running kernel's BTF
  * @return the link; NULL on error with errno set: as for
  * btfinline_attach_uprobe(), and ESTALE: the blob is not for the running
- * kernel's BTF; ENOENT: no vmlinux.inline in sysfs and no opts->bi.
+ * kernel's BTF, or its DWARF is another build's; ENOENT: no inline
+ * information and no DWARF for the running kernel.
  */
 struct btfinline_link *btfinline_attach_kprobe(struct bpf_program *prog, const char *func,
 					       const struct btfinline_attach_opts *opts);

@@ -224,6 +224,19 @@ static uint64_t site_addr(struct dump *d, const struct btfinline_site *s, bool *
 	return base + s->offset;
 }
 
+/* What btfi_symtab_callers() looks a site up by: its address, or in a
+ * relocatable object (kernel module) its section key + offset. */
+static uint64_t caller_key(struct dump *d, const struct btfinline_site *s)
+{
+	uint64_t k;
+	bool known;
+
+	if (!d->st.rel)
+		return site_addr(d, s, &known);
+	k = btfi_symtab_sec_key(&d->st, btfinline__sec_name(d->bi, s->secno));
+	return k == UINT64_MAX ? k : k + s->offset;
+}
+
 /* ---- --why: reasons from DWARF ---- */
 
 static int cmp_scan_addr(const void *a, const void *b, void *ctx)
@@ -355,11 +368,8 @@ static int dump_sites(struct dump *d, const char *name, const struct btfinline_s
 	callers = calloc(n, sizeof(*callers));
 	if (!callers)
 		return 1;
-	for (size_t i = 0; i < n; i++) {
-		bool known;
-
-		callers[i].addr = site_addr(d, &s[i], &known);
-	}
+	for (size_t i = 0; i < n; i++)
+		callers[i].addr = caller_key(d, &s[i]);
 	btfi_symtab_callers(&d->st, callers, n);
 
 	if (d->fmt == F_TEXT)
@@ -380,7 +390,8 @@ static int dump_sites(struct dump *d, const char *name, const struct btfinline_s
 		int nl = btfinline__site_locs(d->bi, &s[i], locs, 64);
 		bool known;
 		uint64_t addr = site_addr(d, &s[i], &known);
-		struct btfi_caller key = { .addr = addr }, *c = bsearch(&key, callers, n, sizeof(*c), btfi_caller_cmp);
+		struct btfi_caller key = { .addr = caller_key(d, &s[i]) };
+		struct btfi_caller *c = bsearch(&key, callers, n, sizeof(*c), btfi_caller_cmp);
 		const char *sec = btfinline__sec_name(d->bi, s[i].secno);
 
 		if (d->fmt == F_TEXT) {
@@ -489,7 +500,9 @@ static int dump_addr(struct dump *d, uint64_t addr)
 			secno = k, best = a;
 	if (secno == UINT32_MAX || addr - best > UINT32_MAX) {
 		fprintf(stderr, "btfinline: %s: 0x%llx: not in a section with inline sites%s\n", d->path,
-			(unsigned long long)addr, btfinline__nsecs(d->bi) && btfinline__sec_addr(d->bi, 0, &a) ?
+			(unsigned long long)addr, d->st.rel ?
+			" (a kernel module's sections have no address until it is loaded)" :
+			btfinline__nsecs(d->bi) && btfinline__sec_addr(d->bi, 0, &a) ?
 			" (a raw blob has no section addresses: use the ELF)" : "");
 		return 1;
 	}
@@ -629,7 +642,8 @@ static int cmd_dump(int argc, char **argv)
 	struct dump d = { .fmt = F_TEXT, .st.fd = -1 };
 	BTFI_OPTS(btfi_source_opts, so);
 	uint64_t addrs[64];
-	int c, err, rc = 0, naddrs = 0;
+	const char *bases[2] = { 0 };
+	int c, err, rc = 0, naddrs = 0, nbases = 0;
 	char *end;
 	bool pretty = false, funcs = false;
 
@@ -640,7 +654,11 @@ static int cmd_dump(int argc, char **argv)
 		case 'v': d.dbg.verbose = true; break;
 		case 'j': d.fmt = F_JSON; break;
 		case 'p': d.fmt = F_JSON; pretty = true; break;
-		case 'b': so.base = optarg; break;
+		case 'b':
+			if (nbases == 2)
+				return cli_usage(&cli_dump, "more than two --base");
+			bases[nbases++] = optarg;
+			break;
 		case 'w': d.why_path = optarg ? optarg : ""; break;
 		case 'F': funcs = true; break;
 		case 'a':
@@ -670,6 +688,17 @@ static int cmd_dump(int argc, char **argv)
 	d.path = argv[optind++];
 	if (funcs && (optind < argc || naddrs || d.fmt == F_PERF || d.fmt == F_BPFTRACE || d.why_path))
 		return cli_usage(&cli_dump, "--funcs takes no FUNC, --addr, --format=perf|bpftrace or --why");
+	/* A kernel module's .BTF builds on vmlinux's: for a module (encode
+	 * -o), --base is that vmlinux; for a raw blob of one, --base MODULE
+	 * --base VMLINUX. */
+	if (nbases && btfi_file_is_kmod(d.path)) {
+		if (nbases > 1)
+			return cli_usage(&cli_dump, "%s is a kernel module: one --base (its vmlinux)", d.path);
+		so.base_base = bases[0];
+	} else {
+		so.base = bases[0];
+		so.base_base = bases[1];
+	}
 	if (d.why_path && !*d.why_path)
 		d.why_path = d.path;
 	if ((d.fmt == F_PERF || d.fmt == F_BPFTRACE) && optind == argc && !naddrs)
@@ -703,12 +732,12 @@ static int cmd_dump(int argc, char **argv)
 
 		/* kernel image: sections live in the top half of the address space */
 		btfinline__sec_addr(d.bi, 0, &a);
-		d.kernel = a >= 0xffff800000000000ull;
+		d.kernel = d.st.rel || a >= 0xffff800000000000ull;	/* a module: kprobes */
 		/* uprobe paths are looked up in $PATH when relative (libbpf, bpftrace) */
 		if (!realpath(d.path, d.target))
 			snprintf(d.target, sizeof(d.target), "%s", d.path);
 		if (d.fmt == F_PERF)
-			export_perf_header(d.path, d.kernel);
+			export_perf_header(d.path, d.kernel, d.st.rel);
 		else
 			export_bpftrace_header(d.path, d.target, d.kernel);
 	}
@@ -729,7 +758,7 @@ out:
 const struct cli_cmd cli_dump = {
 	.name = "dump",
 	.fn = cmd_dump,
-	.synopsis = "dump FILE [FUNC...] [--addr ADDR]... [-j|-p] [--format=text|json|perf|bpftrace] [--base BTF] [--why[=ELF]]\n"
+	.synopsis = "dump FILE [FUNC...] [--addr ADDR]... [-j|-p] [--format=text|json|perf|bpftrace] [--base BTF]... [--why[=ELF]]\n"
 		    "dump FILE --funcs [-j|-p]",
 	.summary = "Each inline site of FUNC and where its arguments are, from .BTF.inline alone (no DWARF).",
 	.options =
@@ -744,7 +773,10 @@ const struct cli_cmd cli_dump = {
 "  --format=perf  `perf probe` definitions, one per site\n"
 "  --format=bpftrace  a bpftrace script, one probe per site\n"
 "  --base BTF     the base BTF of a raw blob (an ELF or raw BTF; default: the\n"
-"                 running kernel's /sys/kernel/btf/vmlinux)\n"
+"                 running kernel's /sys/kernel/btf/vmlinux); a kernel module's\n"
+"                 builds on vmlinux's: dump MODULE.ko --base VMLINUX, or for a\n"
+"                 raw blob --base MODULE.ko --base VMLINUX (default: the running\n"
+"                 kernel's /sys/kernel/btf/vmlinux)\n"
 "  --why[=ELF]    why an argument shows `?`, from the DWARF of ELF (default FILE)\n"
 "  --debug-file FILE  that DWARF from FILE (build-id checked); also its symbols\n"
 "                 name the callers when FILE has no .symtab (default: found by\n"

@@ -22,6 +22,9 @@
 #include "format/base.h"
 #include "format/elf_write.h"
 #include "elf_file.h"
+#include "attach/kmodule.h"
+#include "source/source.h"
+#include <sys/utsname.h>
 
 static bool same_file(const char *a, const char *b)
 {
@@ -113,6 +116,97 @@ static struct btf *open_base(const char *path, const char *base_path, bool *none
 	return base;
 }
 
+/*
+ * A kernel module's base: its own .BTF, split over vmlinux's (--base: the
+ * vmlinux it was built with, its .BTF or /sys/kernel/btf/vmlinux of that
+ * kernel), as one flattened BTF (format/base.h). elf: the module as the
+ * scan read it (decompressed).
+ */
+static struct btf *kmod_base(const char *path, Elf *elf, const char *vmlinux)
+{
+	const void *mod;
+	const char *why;
+	struct btf *vm, *flat;
+	size_t msz;
+	char eb[128];
+
+	if (!vmlinux) {
+		fprintf(stderr, "btfinline: %s: a kernel module, whose .BTF is split over vmlinux's: "
+			"pass --base VMLINUX (the vmlinux it was built with, or that kernel's "
+			"/sys/kernel/btf/vmlinux)\n", path);
+		return NULL;
+	}
+	mod = btfi_elf_section(elf, ".BTF", &msz);
+	if (!mod) {
+		fprintf(stderr, "btfinline: %s: kernel module without a .BTF section "
+			"(kernel built without CONFIG_DEBUG_INFO_BTF_MODULES?)\n", path);
+		return NULL;
+	}
+	if (access(vmlinux, R_OK)) {
+		fprintf(stderr, "btfinline: %s: %s\n", vmlinux, strerror(errno));
+		return NULL;
+	}
+	if (btfi_file_kind(vmlinux) == BTFI_FILE_ELF && btfi_elf_check_file(vmlinux, NULL))
+		return NULL;
+	vm = btf__parse(vmlinux, NULL);
+	if (!vm) {
+		fprintf(stderr, "btfinline: %s: cannot read vmlinux BTF: %s\n", vmlinux,
+			err_str(errno, eb, sizeof(eb)));
+		return NULL;
+	}
+	flat = btfi_base_flatten_btf(vm, mod, msz, &why);
+	btf__free(vm);
+	if (!flat)
+		fprintf(stderr, "btfinline: %s: .BTF over --base %s: %s\n", path, vmlinux, why);
+	return flat;
+}
+
+/*
+ * encode --kernel [RELEASE] [--build-id ID] [--module M]: the cache entry
+ * `trace -k` uses, made now: the kernel's (or module's) DWARF found as
+ * trace -k finds it, encoded over its own BTF (a module's over --base).
+ * RELEASE and ID default to the running kernel's.
+ */
+static int encode_kernel(int argc, char **argv, const char *vmlinux, const char *build_id,
+			 const char *module, const struct debug_opts *dbg, bool other_out)
+{
+	BTFI_OPTS(btfi_source_opts, so, .build = true, .module = module, .base = vmlinux,
+		  .debug_dirs = dbg->dirs);
+	struct btfi_source_info si;
+	struct btfinline *bi = NULL;
+	struct utsname u;
+	char id[130];
+
+	if (other_out || dbg->file)
+		return cli_usage(&cli_encode, "--kernel writes the cache entry: no -o, --raw, --in-place, "
+				 "--no-narrow or --debug-file");
+	if (optind + 1 < argc)
+		return cli_usage(&cli_encode, "--kernel takes one RELEASE");
+	uname(&u);
+	so.kernel_release = optind < argc ? argv[optind] : u.release;
+	if (!build_id) {
+		if (strcmp(so.kernel_release, u.release))
+			return cli_usage(&cli_encode, "--build-id ID: %s is not the running kernel",
+					 so.kernel_release);
+		if (!btfi_kmod_build_id(module, id, sizeof(id))) {
+			fprintf(stderr, "btfinline: kernel: %s%s: no build-id (%s)\n", module ? "module " : "vmlinux",
+				module ? module : "", module ? "is it loaded?" : "/sys/kernel/notes");
+			return 1;
+		}
+		build_id = id;
+	}
+	so.kernel_build_id = build_id;
+	if (btfi_source_open(BTFI_TARGET_KERNEL, NULL, &so, &bi, &si))
+		return 1;	/* logged */
+	if (dbg->verbose)
+		fprintf(stderr, "btfinline: kernel: %s: DWARF from %s (%s); %s\n", module ? module : "vmlinux",
+			si.build.dwarf_path, btfi_debuginfo_src_str(si.build.dwarf_src), si.key);
+	if (*si.note)
+		fprintf(stderr, "btfinline: kernel: %s\n", si.note);
+	btfinline__free(bi);
+	return *si.path ? 0 : 1;
+}
+
 static int cmd_encode(int argc, char **argv)
 {
 	static const struct option lopts[] = {
@@ -121,6 +215,9 @@ static int cmd_encode(int argc, char **argv)
 		{ "base", required_argument, NULL, 'b' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "no-narrow", no_argument, NULL, 'N' },
+		{ "kernel", no_argument, NULL, 'k' },
+		{ "build-id", required_argument, NULL, 'B' },
+		{ "module", required_argument, NULL, 'm' },
 		{ "probe", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		DEBUG_LONGOPTS,
@@ -128,6 +225,8 @@ static int cmd_encode(int argc, char **argv)
 	};
 	const char *out = NULL, *raw = NULL, *base_path = NULL, *path, *base_from = NULL;
 	bool in_place = false, verbose = false, no_narrow = false, no_own = false;
+	bool kmod = false, packed = false, kernel = false;
+	const char *build_id = NULL, *module = NULL;
 	struct debug_opts dbg = {};
 	struct btfi_scan *s = NULL;
 	struct btf *base = NULL;
@@ -147,6 +246,9 @@ static int cmd_encode(int argc, char **argv)
 		case 'b': base_path = optarg; break;
 		case 'v': verbose = true; break;
 		case 'N': no_narrow = true; break;
+		case 'k': kernel = true; break;
+		case 'B': build_id = optarg; break;
+		case 'm': module = optarg; break;
 		case 'P':
 			if ((policy = cli_probe_policy(optarg)) < 0)
 				return cli_usage(&cli_encode, "unknown probe policy '%s'", optarg);
@@ -158,6 +260,11 @@ static int cmd_encode(int argc, char **argv)
 			break;
 		}
 	}
+	if (kernel)
+		return dbg.verbose = verbose, encode_kernel(argc, argv, base_path, build_id, module, &dbg,
+						    out || raw || in_place || no_narrow);
+	if (build_id || module)
+		return cli_usage(&cli_encode, "--build-id and --module go with --kernel");
 	if (optind == argc)
 		return cli_usage(&cli_encode, NULL);
 	if (optind + 1 < argc)
@@ -178,16 +285,33 @@ static int cmd_encode(int argc, char **argv)
 		return cli_usage(&cli_encode, "--debug-file %s: must be another file than ELF and the output",
 				 dbg.file);
 	dbg.verbose = verbose;
-	if (btfi_elf_check_file(path, NULL))
+	/* .ko.xz: the scan reads it through libdwfl, which decompresses */
+	packed = btfi_file_kind(path) == BTFI_FILE_PACKED;
+	if (packed && (out || in_place)) {
+		fprintf(stderr, "btfinline: %s: compressed: only --raw (-o or --in-place would "
+			"write the ELF uncompressed; decompress it first)\n", path);
+		return 2;
+	}
+	if (!packed && btfi_elf_check_file(path, NULL))
 		return 1;
-	base = open_base(path, base_path, &no_own);
-	if (!base && !no_own)
-		return 1;
+	kmod = packed || btfi_file_is_kmod(path);
+	if (!kmod) {
+		base = open_base(path, base_path, &no_own);
+		if (!base && !no_own)
+			return 1;
+	}
 	err = btfi_scan_open(path, &(struct btfi_scan_opts){ .sz = sizeof(struct btfi_scan_opts),
 			     .debug_file = dbg.file, .debug_dirs = dbg.dirs, .probe_policy = policy }, &s);
 	if (err)
 		goto out;	/* the scan logged the reason */
 	debug_opts_report(&dbg, path, s->dwarf_path, s->di->src);
+	if (kmod && !btfi_elf_is_kmod(s->elf)) {
+		fprintf(stderr, "btfinline: %s: compressed, and not a kernel module: decompress it first\n",
+			path);
+		goto out;
+	}
+	if (kmod && !(base = kmod_base(path, s->elf, base_path)))
+		goto out;
 	if (!base) {
 		/* Stripped ELF without .BTF: pahole -J ran on the debug file
 		 * (or before the split): its .BTF is the base, and goes into
@@ -247,7 +371,8 @@ out:
 const struct cli_cmd cli_encode = {
 	.name = "encode",
 	.fn = cmd_encode,
-	.synopsis = "encode ELF [-o OUT|--in-place] [--raw BLOB] [--base BTF] [--no-narrow] [--probe=POLICY] [-v]",
+	.synopsis = "encode ELF [-o OUT|--in-place] [--raw BLOB] [--base BTF] [--no-narrow] [--probe=POLICY] [-v]\n"
+		    "encode --kernel [RELEASE] [--build-id ID] [--module MOD] [--base VMLINUX] [--debug-dir DIR] [-v]",
 	.summary = "DWARF + the file's .BTF -> .BTF.inline (split BTF with LOC_PARAM, LOC_PROTO, LOCSEC).",
 	.options =
 "  ELF           an ELF with DWARF (in it or detached: see --debug-file), and\n"
@@ -257,7 +382,9 @@ const struct cli_cmd cli_encode = {
 "  --raw BLOB    the .BTF.inline blob alone (also with -o or --in-place);\n"
 "                one of -o, --in-place, --raw is needed\n"
 "  --base BTF    base BTF (ELF or raw) instead of ELF's own .BTF; when ELF\n"
-"                has none (also from its debug file), -o/--in-place add it\n"
+"                has none (also from its debug file), -o/--in-place add it;\n"
+"                for a kernel module (.ko, .ko.xz: --raw only): the vmlinux\n"
+"                (or its BTF) under the module's own .BTF\n"
 "  --debug-file FILE  DWARF from FILE (its build-id must match ELF's)\n"
 "  --debug-dir DIR    debug files under DIR (DIR:DIR2...) instead of /usr/lib/debug\n"
 "  --no-narrow   write registers narrower than their parameter as no location\n"
@@ -265,5 +392,11 @@ const struct cli_cmd cli_encode = {
 "  --probe=POLICY  where each inline site is probed (as `stats --probe`;\n"
 "                docs/DESIGN.md, \"Probe address policy\")\n"
 "  -v, --verbose counts and times, where the DWARF came from, on stderr\n"
+"  --kernel      the cache entry `trace -k` reads for kernel RELEASE (default:\n"
+"                the running one): its DWARF found as trace -k finds it, by\n"
+"                build-id (under --debug-dir, /usr/lib/debug, debuginfod)\n"
+"  --build-id ID  with --kernel: the build-id of that kernel (or module) to\n"
+"                look for; needed for another kernel than the running one\n"
+"  --module MOD  with --kernel: module MOD's entry (its --base: the vmlinux)\n"
 "  -h, --help    this text\n",
 };

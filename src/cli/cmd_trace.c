@@ -33,6 +33,7 @@
 #include "trace.skel.h"
 
 struct tsite {
+	const struct btf *btf;		/* of the object it is in (vmlinux, a module) */
 	const char *func;
 	char label[96];
 	char where[160];	/* file:line of the call, "" if no DWARF */
@@ -45,6 +46,10 @@ struct trace_args {
 	const char *binary;		/* -x, resolved; "kernel" with -k (names the target) */
 	char binpath[4096];		/* a library or program name resolved */
 	const char *inline_btf, *kbase, *outpath;
+	const char *inline_btfs[64];	/* -k: one per --inline-btf */
+	int ninline;
+	const char *mods[64];		/* -k -m: modules in one step */
+	int nmods;
 	enum btfinline_policy policy;
 	bool kernel, all_inst, no_entry, no_multi;
 	bool json, str, count, bare;
@@ -101,6 +106,7 @@ static int prepare_sites(struct trace_ctx *tc, struct btfi_site_list *sl, size_t
 
 		ts = &tc->sites[tc->nsites];
 		memset(ts, 0, sizeof(*ts));
+		ts->btf = btf;
 		ts->func = as->func;
 		snprintf(ts->label, sizeof(ts->label), "%s", as->entry ? "entry" : as->label);
 		trace_sym_where(sym, as->vaddr, as->entry ? NULL : as->func, ts->where, sizeof(ts->where));
@@ -201,13 +207,13 @@ static int handle_event(void *ctx, void *data, size_t size)
 			if (ev->err[k])
 				jw_null(w);
 			else
-				btfi_fmt_value_json(tc->btf, to->type_id, raw, sz, to->is_signed, str, w);
+				btfi_fmt_value_json(ts->btf, to->type_id, raw, sz, to->is_signed, str, w);
 			continue;
 		}
 		if (ev->err[k])
 			snprintf(val, sizeof(val), "?");
 		else
-			btfi_fmt_value(tc->btf, to->type_id, raw, sz, to->is_signed, str, val, sizeof(val));
+			btfi_fmt_value(ts->btf, to->type_id, raw, sz, to->is_signed, str, val, sizeof(val));
 		pos += snprintf(line + pos, sizeof(line) - pos, " %s=%s", to->name, val);
 		if (pos >= sizeof(line))
 			pos = sizeof(line) - 1;
@@ -276,6 +282,7 @@ static int parse_args(int argc, char **argv, struct trace_args *a, int *rc)
 		{ "bare", no_argument, 0, 'Z' },	/* bench: empty program */
 		{ "no-uprobe-multi", no_argument, 0, 'M' },	/* tests: per-site uprobes */
 		{ "kernel", no_argument, 0, 'k' },
+		{ "module", required_argument, 0, 'm' },
 		{ "base", required_argument, 0, 'K' },
 		{ "all-instances", no_argument, 0, 'A' },
 		{ "duration", required_argument, 0, 'd' },
@@ -298,7 +305,7 @@ static int parse_args(int argc, char **argv, struct trace_args *a, int *rc)
 		}
 	}
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":x:p:cjo:hkd:v", lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":x:p:cjo:hkd:vm:", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'x': a->binary = optarg; break;
 		case 'p':
@@ -308,7 +315,13 @@ static int parse_args(int argc, char **argv, struct trace_args *a, int *rc)
 				return -1;
 			}
 			break;
-		case 'I': a->inline_btf = optarg; break;
+		case 'I':
+			if (a->ninline == (int)(sizeof(a->inline_btfs) / sizeof(a->inline_btfs[0]))) {
+				cli_usage(&cli_trace, "too many --inline-btf");
+				return -1;
+			}
+			a->inline_btf = a->inline_btfs[a->ninline++] = optarg;
+			break;
 		case 'S': a->str = true; break;
 		case 'c': a->count = true; break;
 		case 'j': a->json = true; break;
@@ -318,6 +331,13 @@ static int parse_args(int argc, char **argv, struct trace_args *a, int *rc)
 		case 'M': a->no_multi = true; break;
 		case 'o': a->outpath = optarg; break;
 		case 'k': a->kernel = true; break;
+		case 'm':
+			if (a->nmods == (int)(sizeof(a->mods) / sizeof(a->mods[0]))) {
+				cli_usage(&cli_trace, "too many -m");
+				return -1;
+			}
+			a->mods[a->nmods++] = optarg;
+			break;
 		case 'K': a->kbase = optarg; break;
 		case 'A': a->all_inst = true; break;
 		case 'd':
@@ -347,6 +367,14 @@ static int parse_args(int argc, char **argv, struct trace_args *a, int *rc)
 	}
 	if (a->kernel)
 		a->binary = "kernel";
+	if (!a->kernel && a->nmods) {
+		cli_usage(&cli_trace, "-m MODULE is for -k");
+		return -1;
+	}
+	if (!a->kernel && a->ninline > 1) {
+		cli_usage(&cli_trace, "one --inline-btf with -x (several: -k, vmlinux and modules)");
+		return -1;
+	}
 	if (!a->binary || a->nfuncs <= 0) {
 		cli_usage(&cli_trace, a->binary ? "no FUNC" : "-x BINARY or -k");
 		return -1;
@@ -370,13 +398,40 @@ static int parse_args(int argc, char **argv, struct trace_args *a, int *rc)
 
 /* ---- resolve: inline info, the sites of each FUNC, what they print ---- */
 
+static int grow_sites(struct trace_ctx *tc)
+{
+	struct tsite *ns = realloc(tc->sites, (tc->sl.cnt + 1) * sizeof(*ns));
+
+	if (!ns)
+		return -ENOMEM;
+	tc->sites = ns;
+	return 0;
+}
+
+/* -k: the sites one kernel object (vmlinux, a module) added, typed
+ * from its BTF. */
+struct prep_ctx {
+	struct trace_ctx *tc;
+	char **exprs;
+	int nexpr;
+};
+
+static int prep_kernel(void *ctx, size_t from, const struct btf *btf)
+{
+	struct prep_ctx *pc = ctx;
+
+	if (!btf)
+		return -EINVAL;
+	pc->tc->btf = btf;
+	return grow_sites(pc->tc) ?: prepare_sites(pc->tc, &pc->tc->sl, from, pc->exprs, pc->nexpr, NULL);
+}
+
 /* Sites of one 'FUNC EXPR...' (split on spaces) appended to tc->sl. */
 static int resolve_func(struct trace_ctx *tc, const char *arg)
 {
 	const struct trace_args *a = tc->a;
 	char *spec = strdup(arg), *save = NULL, *func, *copy, *exprs[BTFI_MAX_ARGS], *e;
 	size_t from = tc->sl.cnt;
-	struct tsite *ns;
 	int nexpr = 0, err;
 
 	if (!spec)
@@ -397,18 +452,19 @@ static int resolve_func(struct trace_ctx *tc, const char *arg)
 		goto out;
 	}
 	func = strcpy(copy, func);
-	err = a->kernel ? trace_kernel_collect(tc->tk, tc->bi, func, a->no_entry, a->policy, &tc->sl) :
-		btfi_collect_sites(tc->bi, a->binary, trace_sym_dwarf_path(tc->sym), func, a->no_entry,
-				   NULL, NULL, NULL, &tc->sl);
-	if (err)
-		goto out;
-	ns = realloc(tc->sites, tc->sl.cnt * sizeof(*ns));
-	if (!ns) {
-		err = -ENOMEM;
+	if (a->kernel) {
+		struct prep_ctx pc = { tc, exprs, nexpr };
+
+		err = trace_kernel_collect(tc->tk, func, a->no_entry, a->policy, &tc->sl, prep_kernel, &pc);
 		goto out;
 	}
-	tc->sites = ns;
-	err = prepare_sites(tc, &tc->sl, from, exprs, nexpr, tc->sym);
+	err = btfi_collect_sites(tc->bi, a->binary, trace_sym_dwarf_path(tc->sym), func, a->no_entry,
+				 NULL, NULL, NULL, &tc->sl);
+	if (err)
+		goto out;
+	err = grow_sites(tc);
+	if (!err)
+		err = prepare_sites(tc, &tc->sl, from, exprs, nexpr, tc->sym);
 out:
 	free(spec);
 	return err;
@@ -447,7 +503,13 @@ static int resolve(struct trace_ctx *tc)
 	int err;
 
 	if (a->kernel) {
-		err = trace_kernel_open(a->inline_btf, a->kbase, &tc->tk, &tc->bi);
+		struct trace_kernel_opts ko = {
+			.blobs = a->inline_btfs, .nblobs = a->ninline, .mods = a->mods,
+			.nmods = a->nmods, .base = a->kbase, .debug_dirs = a->dbg.dirs,
+			.verbose = a->dbg.verbose,
+		};
+
+		err = trace_kernel_open(&ko, &tc->tk);
 		if (err)
 			return err;
 		if (!a->all_inst && !(tc->fold = fold_new()))
@@ -463,7 +525,7 @@ static int resolve(struct trace_ctx *tc)
 		if (a->dbg.verbose)
 			source_report(a->binary, &si);
 	}
-	tc->btf = btfinline__btf(tc->bi);
+	tc->btf = a->kernel ? NULL : btfinline__btf(tc->bi);
 	tc->sym = a->kernel ? NULL : trace_sym_open(a->binary, a->dbg.file, a->dbg.dirs);
 	if (a->dbg.verbose && !a->kernel)
 		fprintf(stderr, "btfinline: %s: file:line %s%s\n", a->binary,
@@ -567,6 +629,7 @@ static int run(struct trace_ctx *tc)
 {
 	const struct trace_args *a = tc->a;
 	size_t nprobes = btfinline_link__cnt(tc->link);
+	uint64_t last_poll = 0;
 	int err;
 
 	signal(SIGINT, on_signal);
@@ -602,6 +665,14 @@ static int run(struct trace_ctx *tc)
 		}
 		if (tc->pid > 0 && !a->cmd && kill(tc->pid, 0) && errno == ESRCH)
 			break;
+		/* a module that went away loses its probes; none left: done */
+		if (tc->tk && mono_ns() - last_poll >= 200000000ull) {
+			last_poll = mono_ns();
+			if (!trace_kernel_poll(tc->tk, tc->link)) {
+				fprintf(stderr, "btfinline: kernel: no probe left\n");
+				break;
+			}
+		}
 	}
 	if (tc->rb)
 		ring_buffer__consume(tc->rb);
@@ -680,7 +751,7 @@ const struct cli_cmd cli_trace = {
 	.name = "trace",
 	.fn = cmd_trace,
 	.synopsis = "trace -x BINARY [-p PID] [OPTIONS] FUNC... [-- CMD [ARGS]]\n"
-		    "trace -k [--inline-btf BLOB] [--base BTF] [OPTIONS] FUNC...",
+		    "trace -k [-m MODULE]... [--inline-btf BLOB] [--inline-btf MODULE=BLOB]... [--base BTF] [OPTIONS] FUNC...",
 	.summary = "Probes at every inline site and the out-of-line entry of FUNC; arguments typed from BTF.",
 	.options =
 "  FUNC                 every inline site and the out-of-line entry of FUNC\n"
@@ -693,9 +764,16 @@ const struct cli_cmd cli_trace = {
 "  --inline-btf FILE    inline info from FILE (default: BIN's .BTF.inline, else\n"
 "                       built from BIN's DWARF and cached in\n"
 "                       ${XDG_CACHE_HOME:-~/.cache}/btfinline/encoded)\n"
-"  -k, --kernel         kernel functions, kprobes (inline info: --inline-btf, or\n"
-"                       /sys/kernel/btf/vmlinux.inline)\n"
-"  --base BTF           -k: the base BLOB was encoded against; must equal the running kernel's\n"
+"  -k, --kernel         kernel functions, kprobes; inline info: --inline-btf, else\n"
+"                       /sys/kernel/btf/vmlinux.inline, else cached by the running\n"
+"                       kernel's build-id, else encoded once from its DWARF\n"
+"                       (/usr/lib/debug, debuginfod) and cached; loaded modules\n"
+"                       with a symbol FUNC likewise\n"
+"  -m, --module MOD     -k: loaded module MOD's inline sites too (one step, as\n"
+"                       vmlinux's: for functions the module only inlines)\n"
+"  --inline-btf MOD=FILE  -k: a loaded module's inline info (repeat for several\n"
+"                       modules; a module's `encode -o` ELF names itself: FILE)\n"
+"  --base BTF           -k: the base vmlinux's BLOB was encoded against; must equal the running kernel's\n"
 "  --all-instances      -k: print nested instances of the same call too\n"
 "  --str                print char pointers as strings\n"
 "  -c, --count          per-site hit counts at exit instead of one line per hit\n"
@@ -710,5 +788,6 @@ const struct cli_cmd cli_trace = {
 "                       found by build-id or .gnu_debuglink, or from debuginfod\n"
 "                       when DEBUGINFOD_URLS is set)\n"
 "  --debug-dir DIR      debug files under DIR (DIR:DIR2...) instead of /usr/lib/debug\n"
+"                       (-k: ROOT/boot/vmlinux-RELEASE, ROOT/lib/modules/RELEASE/...)\n"
 "  -h, --help           this text\n",
 };

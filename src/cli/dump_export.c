@@ -114,9 +114,10 @@ static void skipped(const struct btfinline *bi, const struct export_site *s, boo
 
 /* ---- perf probe ---- */
 
-void export_perf_header(const char *path, bool kernel)
+void export_perf_header(const char *path, bool kernel, bool module)
 {
-	printf("# perf probe %s %s -a '<line>' for each line below\n", kernel ? "-k" : "-x", path);
+	printf("# perf probe %s %s -a '<line>' for each line below\n",
+	       module ? "-m" : kernel ? "-k" : "-x", path);
 }
 
 void export_perf_site(const struct btfinline *bi, const struct export_site *s)

@@ -28,7 +28,8 @@ struct export_site {
 };
 
 /* Header lines of the output (the command to run it). */
-void export_perf_header(const char *path, bool kernel);
+/* module: a kernel module (perf probe -m) */
+void export_perf_header(const char *path, bool kernel, bool module);
 void export_bpftrace_header(const char *path, const char *target, bool kernel);
 /* One site: a `perf probe` definition / a bpftrace probe block. */
 void export_perf_site(const struct btfinline *bi, const struct export_site *s);

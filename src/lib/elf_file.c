@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <gelf.h>
+#include <elfutils/libdwelf.h>
 #include "elf_file.h"
 #include "elf_syms.h"
 #include "log.h"
@@ -117,13 +118,18 @@ int btfi_elf_file_has_section(const char *path, const char *name)
 
 enum btfi_file_kind btfi_file_kind_fd(int fd)
 {
-	unsigned char m[4] = { 0 };
-	ssize_t n = pread(fd, m, 4, 0);
+	unsigned char m[6] = { 0 };
+	ssize_t n = pread(fd, m, sizeof(m), 0);
 
-	if (n == 4 && !memcmp(m, ELFMAG, SELFMAG))
+	if (n >= 4 && !memcmp(m, ELFMAG, SELFMAG))
 		return BTFI_FILE_ELF;
 	if (n >= 2 && ((m[0] == 0x9f && m[1] == 0xeb) || (m[0] == 0xeb && m[1] == 0x9f)))
 		return BTFI_FILE_BTF;
+	if ((n >= 2 && m[0] == 0x1f && m[1] == 0x8b) || (n >= 3 && !memcmp(m, "BZh", 3)) ||
+	    (n == 6 && !memcmp(m, "\xfd" "7zXZ\0", 6)))
+		return BTFI_FILE_PACKED;
+	if (n >= 4 && !memcmp(m, "\x28\xb5\x2f\xfd", 4))
+		return BTFI_FILE_ZSTD;
 	return BTFI_FILE_OTHER;
 }
 
@@ -137,6 +143,109 @@ enum btfi_file_kind btfi_file_kind(const char *path)
 	k = btfi_file_kind_fd(fd);
 	close(fd);
 	return k;
+}
+
+/* ---- kernel modules ---- */
+
+const void *btfi_elf_section(Elf *elf, const char *name, size_t *size)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	*size = 0;
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *n;
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh) || !(n = elf_strptr(elf, shstrndx, sh.sh_name)) ||
+		    strcmp(n, name))
+			continue;
+		if (sh.sh_type == SHT_NOBITS || !(d = elf_getdata(scn, NULL)) || !d->d_size)
+			return NULL;
+		*size = d->d_size;
+		return d->d_buf;
+	}
+	return NULL;
+}
+
+size_t btfi_elf_build_id(Elf *elf, char *hex, size_t len)
+{
+	const unsigned char *id;
+	ssize_t n = elf ? dwelf_elf_gnu_build_id(elf, (const void **)&id) : 0;
+
+	if (len)
+		hex[0] = 0;
+	if (n <= 0 || (size_t)n * 2 + 1 > len)
+		return 0;
+	for (ssize_t i = 0; i < n; i++)
+		snprintf(hex + 2 * i, 3, "%02x", id[i]);
+	return n;
+}
+
+size_t btfi_elf_file_build_id(const char *path, char *hex, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t n = 0;
+	Elf *elf;
+
+	if (len)
+		hex[0] = 0;
+	if (fd < 0)
+		return 0;
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (elf && elf_kind(elf) == ELF_K_ELF)
+		n = btfi_elf_build_id(elf, hex, len);
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return n;
+}
+
+bool btfi_elf_is_kmod(Elf *elf)
+{
+	GElf_Ehdr eh;
+	size_t sz;
+
+	return gelf_getehdr(elf, &eh) && eh.e_type == ET_REL &&
+	       btfi_elf_section(elf, ".gnu.linkonce.this_module", &sz);
+}
+
+bool btfi_file_is_kmod(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	Elf *elf;
+	bool yes;
+
+	if (fd < 0)
+		return false;
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	yes = elf && elf_kind(elf) == ELF_K_ELF && btfi_elf_is_kmod(elf);
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return yes;
+}
+
+bool btfi_elf_kmod_name(Elf *elf, char *buf, size_t len)
+{
+	size_t sz;
+	const char *mi = btfi_elf_section(elf, ".modinfo", &sz), *end = mi + sz;
+
+	for (const char *p = mi; p && p < end; p += strnlen(p, end - p) + 1) {
+		size_t n = strnlen(p, end - p);
+
+		if (n > 5 && n - 5 < len && !strncmp(p, "name=", 5)) {
+			memcpy(buf, p + 5, n - 5);
+			buf[n - 5] = 0;
+			return true;
+		}
+	}
+	return false;
 }
 
 /* ---- facts for attach ---- */

@@ -25,11 +25,27 @@ int btfi_elf_check_file(const char *path, const struct btfi_log *log);
 int btfi_elf_file_has_section(const char *path, const char *name);
 
 /* What a file is, by its first bytes: an ELF, a raw BTF blob (either byte
- * order: the reader names the big-endian one), or neither (also when it
- * cannot be read). */
-enum btfi_file_kind { BTFI_FILE_OTHER, BTFI_FILE_ELF, BTFI_FILE_BTF };
+ * order: the reader names the big-endian one), compressed with gzip, bzip2
+ * or xz (libdwfl undoes those: .ko.xz), with zstd (elfutils 0.188 in
+ * Debian 12 cannot), or none of these (also when it cannot be read). */
+enum btfi_file_kind { BTFI_FILE_OTHER, BTFI_FILE_ELF, BTFI_FILE_BTF, BTFI_FILE_PACKED,
+		      BTFI_FILE_ZSTD };
 enum btfi_file_kind btfi_file_kind_fd(int fd);
 enum btfi_file_kind btfi_file_kind(const char *path);
+
+/* A Linux kernel module: relocatable, with .gnu.linkonce.this_module. */
+bool btfi_elf_is_kmod(Elf *elf);
+/* The same for a file (false if it cannot be read). */
+bool btfi_file_is_kmod(const char *path);
+/* The module's name from .modinfo ("name=..."); false if none. */
+bool btfi_elf_kmod_name(Elf *elf, char *buf, size_t len);
+/* The GNU build-id as lower-case hex; returns its length in bytes, 0 when
+ * there is none (or hex is too small). The file form: also 0 when it
+ * cannot be read as an ELF. */
+size_t btfi_elf_build_id(Elf *elf, char *hex, size_t len);
+size_t btfi_elf_file_build_id(const char *path, char *hex, size_t len);
+/* The bytes of section `name` (NULL if absent, empty or NOBITS). */
+const void *btfi_elf_section(Elf *elf, const char *name, size_t *size);
 
 /* ELF facts attach needs: loadable segments, section addresses, function
  * symbols sorted by address. */

@@ -53,16 +53,33 @@ static int sym_cmp(const void *a, const void *b)
 	return x->size > y->size ? -1 : x->size < y->size;	/* larger first */
 }
 
-static bool want_sym(const GElf_Sym *s)
+/* In a relocatable object a value is an offset in its section: 0 is the
+ * first function of a section, not "no address". */
+static bool want_sym(const GElf_Sym *s, bool rel)
 {
 	int t = GELF_ST_TYPE(s->st_info);
 
-	return (t == STT_FUNC || t == STT_GNU_IFUNC) && s->st_value && s->st_shndx != SHN_UNDEF;
+	return (t == STT_FUNC || t == STT_GNU_IFUNC) && (s->st_value || rel) &&
+	       s->st_shndx != SHN_UNDEF && (!rel || s->st_shndx < SHN_LORESERVE);
+}
+
+/* Address of a symbol: its value, plus its section's sh_addr in a
+ * relocatable object (0 in the file, libdwfl's layout in its image). */
+static uint64_t sym_addr(Elf *elf, const GElf_Sym *s, bool rel)
+{
+	GElf_Shdr sh;
+	Elf_Scn *scn;
+
+	if (!rel || !(scn = elf_getscn(elf, s->st_shndx)) || !gelf_getshdr(scn, &sh))
+		return s->st_value;
+	return s->st_value + sh.sh_addr;
 }
 
 int btfi_syms_load(Elf *elf, struct btfi_syms *out)
 {
 	size_t strsz = 0, nsyms = 0;
+	GElf_Ehdr eh;
+	bool rel = gelf_getehdr(elf, &eh) && eh.e_type == ET_REL;
 
 	memset(out, 0, sizeof(*out));
 	/* Two passes: count and size the names, then copy. */
@@ -82,14 +99,14 @@ int btfi_syms_load(Elf *elf, struct btfi_syms *out)
 				const char *sn;
 				size_t len;
 
-				if (!gelf_getsym(d, k, &s) || !want_sym(&s))
+				if (!gelf_getsym(d, k, &s) || !want_sym(&s, rel))
 					continue;
 				sn = elf_strptr(elf, sh.sh_link, s.st_name);
 				if (!sn || !*sn)
 					continue;
 				len = strlen(sn) + 1;
 				if (pass) {
-					out->v[nsyms] = (struct btfi_sym){ s.st_value, s.st_size,
+					out->v[nsyms] = (struct btfi_sym){ sym_addr(elf, &s, rel), s.st_size,
 						(char *)(uintptr_t)strsz, GELF_ST_TYPE(s.st_info) == STT_GNU_IFUNC };
 					memcpy(out->strs + strsz, sn, len);
 				}
@@ -170,6 +187,47 @@ int btfi_caller_cmp(const void *a, const void *b)
 	return (x->addr > y->addr) - (x->addr < y->addr);
 }
 
+#define REL_SEC_SHIFT 40	/* section offsets are < 1 TB */
+
+/* Section names of a relocatable object, for btfi_symtab_sec_key(). */
+static int rel_sections(struct btfi_symtab *st, int fd, const Elf64_Ehdr *eh, const Elf64_Shdr *sh,
+			size_t shnum, uint64_t fsize)
+{
+	size_t stri = eh->e_shstrndx == SHN_XINDEX ? sh[0].sh_link : eh->e_shstrndx;
+	const Elf64_Shdr *ss;
+	char *strs;
+
+	if (stri >= shnum)
+		return -1;
+	ss = &sh[stri];
+	if (ss->sh_offset > fsize || ss->sh_size > fsize - ss->sh_offset || !ss->sh_size)
+		return -1;
+	strs = malloc(ss->sh_size + 1);
+	st->secs = calloc(shnum, sizeof(*st->secs));
+	if (!strs || !st->secs || pread(fd, strs, ss->sh_size, ss->sh_offset) != (ssize_t)ss->sh_size) {
+		free(strs);
+		free(st->secs);
+		st->secs = NULL;
+		return -1;
+	}
+	strs[ss->sh_size] = 0;
+	for (size_t i = 0; i < shnum; i++)
+		if (sh[i].sh_name < ss->sh_size && (sh[i].sh_flags & SHF_ALLOC))
+			st->secs[i] = strdup(strs + sh[i].sh_name);
+	free(strs);
+	st->nsecs = shnum;
+	st->rel = true;
+	return 0;
+}
+
+uint64_t btfi_symtab_sec_key(const struct btfi_symtab *st, const char *name)
+{
+	for (size_t i = 0; name && i < st->nsecs; i++)
+		if (st->secs[i] && !strcmp(st->secs[i], name))
+			return (uint64_t)i << REL_SEC_SHIFT;
+	return UINT64_MAX;
+}
+
 /* Find .symtab and its string table from the section headers (64-bit
  * little-endian ELF; anything else or malformed: no callers). */
 void btfi_symtab_open(struct btfi_symtab *st, const char *path)
@@ -180,6 +238,7 @@ void btfi_symtab_open(struct btfi_symtab *st, const char *path)
 	size_t shnum;
 	int fd;
 
+	memset(st, 0, sizeof(*st));
 	st->fd = -1;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -199,6 +258,8 @@ void btfi_symtab_open(struct btfi_symtab *st, const char *path)
 		goto out;
 	sh = malloc(shnum * sizeof(*sh));
 	if (!sh || pread(fd, sh, shnum * sizeof(*sh), eh.e_shoff) != (ssize_t)(shnum * sizeof(*sh)))
+		goto out;
+	if (eh.e_type == ET_REL && rel_sections(st, fd, &eh, sh, shnum, sb.st_size))
 		goto out;
 	for (size_t i = 0; i < shnum; i++) {
 		const Elf64_Shdr *s = &sh[i], *ss;
@@ -241,6 +302,11 @@ void btfi_symtab_close(struct btfi_symtab *st)
 		close(st->fd);
 	if (st->strmap)
 		munmap(st->strmap, st->strmap_len);
+	for (size_t i = 0; i < st->nsecs; i++)
+		free(st->secs[i]);
+	free(st->secs);
+	st->secs = NULL;
+	st->nsecs = 0;
 	st->fd = -1;
 	st->strmap = NULL;
 	st->strs = NULL;
@@ -289,10 +355,16 @@ void btfi_symtab_callers(const struct btfi_symtab *st, struct btfi_caller *c, si
 		    (ssize_t)(m * sizeof(*buf)))
 			break;
 		for (size_t k = 0; k < m; k++) {
-			const Elf64_Sym *sym = &buf[k];
+			Elf64_Sym *sym = &buf[k];
 			uint64_t g, glast;
 			size_t lo = 0, hi = n;
 
+			if (st->rel) {	/* section offset -> key */
+				if (!sym->st_shndx || sym->st_shndx >= st->nsecs ||
+				    sym->st_value >= 1ull << REL_SEC_SHIFT)
+					continue;
+				sym->st_value += (uint64_t)sym->st_shndx << REL_SEC_SHIFT;
+			}
 			if (sym->st_value > hi_addr || sym->st_value + sym->st_size <= lo_addr ||
 			    ELF64_ST_TYPE(sym->st_info) != STT_FUNC || !sym->st_size)
 				continue;

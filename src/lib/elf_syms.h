@@ -51,6 +51,10 @@ struct btfi_symtab {
 	size_t nsyms;
 	void *strmap;		size_t strmap_len;
 	const char *strs;	/* NULL: not mapped, pread the names */
+	/* A relocatable object (kernel module): symbol values are section
+	 * offsets, so addresses are keys btfi_symtab_sec_key() + offset. */
+	bool rel;
+	char **secs;		size_t nsecs;	/* section names by index */
 };
 
 
@@ -64,6 +68,9 @@ struct btfi_caller {
  * st->fd = -1 and no callers are found (not an error: names are extra). */
 void btfi_symtab_open(struct btfi_symtab *st, const char *path);
 void btfi_symtab_close(struct btfi_symtab *st);
+/* Key of section `name` in a relocatable object (add a section offset to
+ * get a caller's addr); UINT64_MAX if there is no such section. */
+uint64_t btfi_symtab_sec_key(const struct btfi_symtab *st, const char *name);
 /* Sort c[0..n) by address and name each one's enclosing function. */
 void btfi_symtab_callers(const struct btfi_symtab *st, struct btfi_caller *c, size_t n);
 int btfi_caller_cmp(const void *a, const void *b);

@@ -66,6 +66,13 @@ static const char fake[] =
 	"ffffffffa3000010 t init_fn\n"
 	"ffffffffa3100000 T _einittext\n"
 	"ffffffffc0001000 t loop_queue_rq\t[loop]\n"
+	"ffffffffc0002000 t ovl_lookup\t[overlay]\n"
+	"ffffffffc0002400 t __ovl_helper\t[overlay]\n"
+	"ffffffffc0002400 t ovl_fill_merge\t[overlay]\n"
+	"ffffffffc0002800 d ovl_data\t[overlay]\n"
+	"ffffffffc0002900 t ovl_dup\t[overlay]\n"
+	"ffffffffc0002a00 t ovl_dup\t[overlay]\n"
+	"ffffffffc0001100 t ovl_lookup\t[loop]\n"
 	"garbage line\n";
 
 static void test_fake(void)
@@ -108,6 +115,26 @@ static void test_fake(void)
 	s = btfi_ksyms_by_addr(ks, 0xffffffffa3000020ULL);
 	CHECK(s && !strcmp(s->name, "init_fn"), "init text");
 	CHECK(!btfi_ksyms_by_addr(ks, 0xffffffffc0001000ULL), "module address");
+
+	/* module symbols, per module */
+	CHECK(btfi_ksyms_mod_cnt(ks, "overlay") == 6 && btfi_ksyms_mod_cnt(ks, "loop") == 2 &&
+	      btfi_ksyms_mod_cnt(ks, "xfs") == 0, "module symbol counts");
+	s = btfi_ksyms_mod_by_name_nth(ks, "overlay", "ovl_lookup", 0);
+	CHECK(s && s->addr == 0xffffffffc0002000ULL && s->mod && !strcmp(s->mod, "overlay") &&
+	      !btfi_ksyms_mod_by_name_nth(ks, "overlay", "ovl_lookup", 1), "ovl_lookup in overlay only once");
+	s = btfi_ksyms_mod_by_name_nth(ks, "loop", "ovl_lookup", 0);
+	CHECK(s && s->addr == 0xffffffffc0001100ULL, "the same name in another module");
+	CHECK(btfi_ksyms_mod_by_name_nth(ks, "overlay", "ovl_dup", 1) &&
+	      btfi_ksyms_mod_by_name_nth(ks, "overlay", "ovl_dup", 1)->addr == 0xffffffffc0002a00ULL &&
+	      !btfi_ksyms_mod_by_name_nth(ks, "overlay", "ovl_dup", 2), "second ovl_dup by address");
+	s = btfi_ksyms_mod_by_addr(ks, "overlay", 0xffffffffc0002439ULL);
+	CHECK(s && !strcmp(s->name, "ovl_fill_merge"), "inside ovl_fill_merge (alias without _): %s",
+	      s ? s->name : "-");
+	s = btfi_ksyms_mod_by_addr(ks, "overlay", 0xffffffffc0002810ULL);
+	CHECK(s && !strcmp(s->name, "ovl_fill_merge"), "data symbols are not text: %s", s ? s->name : "-");
+	CHECK(!btfi_ksyms_mod_by_addr(ks, "overlay", 0xffffffffc0001fffULL), "below the module's first");
+	CHECK(!btfi_ksyms_mod_by_name_nth(ks, "xfs", "ovl_lookup", 0), "not loaded");
+	CHECK(btfi_ksyms_by_name(ks, "ovl_lookup", NULL) == 0, "core lookups see no module symbol");
 
 	CHECK(!btfi_ksyms_sec_base(ks, "inline.text", &base, NULL) &&
 	      base == 0xffffffffa1000000ULL, "inline.text base");

@@ -3,10 +3,15 @@
  * Round trip: scan -> encode -> reader gives back exactly the scan's sites
  * (function, parameter names, section, offset) and locations (a location
  * the format cannot hold, or an unavailable one, compares as NONE).
- *   test_roundtrip [ELF...]   default: every fixture in $FIXTURES
+ *   test_roundtrip [--base VMLINUX] [ELF...]   default: every fixture in $FIXTURES
+ * A kernel module's base is its .BTF over VMLINUX's (flattened, as encode
+ * does); its blob is also read back from a file over the module and
+ * VMLINUX (the reader's two-level base).
  * Prints per file: sites compared. Exit 77 when there is nothing to test.
  */
 #include <dirent.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <gelf.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +21,11 @@
 #include "encode/encode.h"
 #include "format/btf_write.h"
 #include "dwarf/scan.h"
+#include "elf_file.h"
+#include "format/base.h"
 #include "check.h"
+
+static const char *vmlinux;	/* --base */
 
 struct strs {
 	char **v;
@@ -113,9 +122,31 @@ static void one(const char *path)
 	size_t sz, nsites, shstrndx, bad = 0, dropped;
 	const struct btfinline_site *sites;
 	char buf[4096];
+	bool kmod;
 	int err;
 
-	base = btf__parse(path, NULL);
+	kmod = btfi_file_is_kmod(path);
+	if (kmod) {
+		struct btf *vm = vmlinux ? btf__parse(vmlinux, NULL) : NULL;
+		const char *why = "no --base VMLINUX";
+		const void *mod;
+		size_t msz;
+		Elf *elf;
+		int fd = open(path, O_RDONLY);
+
+		elf = elf_begin(fd, ELF_C_READ, NULL);
+		mod = elf ? btfi_elf_section(elf, ".BTF", &msz) : NULL;
+		if (vm && mod)
+			base = btfi_base_flatten_btf(vm, mod, msz, &why);
+		if (elf)
+			elf_end(elf);
+		close(fd);
+		btf__free(vm);
+		if (!CHECK(base, "%s: module base: %s", path, why))
+			return;
+	} else {
+		base = btf__parse(path, NULL);
+	}
 	if (!base) {
 		printf("%s: no .BTF, skipped\n", path);
 		return;
@@ -201,6 +232,31 @@ static void one(const char *path)
 		printf("  func_sites agrees with the scan for %zu function names\n", checked);
 		btfinline__free(bi2);
 	}
+	/* A module's blob from a file, over the module's .BTF and vmlinux. */
+	if (kmod) {
+		char tmp[] = "/tmp/btfi-rt-XXXXXX";
+		int fd = mkstemp(tmp);
+		struct btfinline *bi3 = NULL;
+		size_t n3 = 0;
+
+		if (fd >= 0 && write(fd, blob, sz) == (ssize_t)sz) {
+			BTFI_OPTS(btfinline_open_opts, oo, .base_path = path, .base_base_path = vmlinux);
+
+			if (!btfinline__open(tmp, &oo, &bi3))
+				btfinline__sites(bi3, &n3);
+		}
+		if (fd >= 0) {
+			close(fd);
+			unlink(tmp);
+		}
+		if (!CHECK(bi3 && n3 == nsites, "%s: from a file over %s and %s: %zu sites, want %zu",
+			   path, path, vmlinux, n3, nsites))
+			bad++;
+		else
+			printf("  read back from a file over the module's .BTF and %s: %zu sites\n",
+			       vmlinux, n3);
+		btfinline__free(bi3);
+	}
 	qsort(got.v, got.n, sizeof(char *), cmps);
 	for (size_t i = 0, j = 0; i < want.n || j < got.n;) {
 		int c = i == want.n ? 1 : j == got.n ? -1 : strcmp(want.v[i], got.v[j]);
@@ -238,8 +294,14 @@ int main(int argc, char **argv)
 	const char *dir = getenv("FIXTURES");
 	int n = 0;
 
-	for (int i = 1; i < argc; i++, n++)
+	for (int i = 1; i < argc; i++, n++) {
+		if (!strcmp(argv[i], "--base") && i + 1 < argc) {
+			vmlinux = argv[++i];
+			n--;
+			continue;
+		}
 		one(argv[i]);
+	}
 	if (argc == 1 && dir) {
 		DIR *d = opendir(dir);
 		struct dirent *e;

@@ -209,6 +209,7 @@ void btfinline_link__destroy(struct btfinline_link *l)
 		close(l->map_fd);
 	free(l->links);
 	free(l->cookies);
+	free(l->addrs);
 	free(l);
 }
 

@@ -59,6 +59,7 @@ struct btfinline_link {
 	uint64_t *cookies;
 	bool multi;			/* one uprobe_multi link, multi_fd */
 	int multi_fd;
+	uint64_t *addrs;		/* kprobes: each probe's address */
 };
 
 /* Specs in the program's map, keyed by the BPF cookie: the first free

@@ -116,7 +116,8 @@ struct ktarget {
 
 static int k_open(struct target *t, const struct btfi_log *log, struct btfinline **bi)
 {
-	BTFI_OPTS(btfi_source_opts, so, .log = *log);
+	/* as trace -k: sysfs, else the cache, else built from the DWARF */
+	BTFI_OPTS(btfi_source_opts, so, .log = *log, .build = true);
 
 	return btfi_source_open(BTFI_TARGET_KERNEL, NULL, &so, bi, NULL);
 }
@@ -132,7 +133,7 @@ static int k_collect(struct target *t, struct btfinline *bi, const char *func, b
 	if (err)
 		return err;
 	btfi_kblacklist_load(NULL, &k->bl);
-	return btfi_collect_ksites(bi, k->ks, &k->bl, func, no_entry, filter, filter_ctx, log, sl,
+	return btfi_collect_ksites(bi, k->ks, NULL, &k->bl, func, no_entry, filter, filter_ctx, log, sl,
 				   &k->skips);
 }
 

@@ -19,9 +19,11 @@
 
 /* ---- sites ---- */
 
-static void klabel(const struct btfi_ksyms *ks, uint64_t addr, char *buf, size_t len)
+static void klabel(const struct btfi_ksyms *ks, const struct btfi_kmod *mod, uint64_t addr,
+		   char *buf, size_t len)
 {
-	const struct btfi_ksym *s = btfi_ksyms_by_addr(ks, addr);
+	const struct btfi_ksym *s = mod ? btfi_ksyms_mod_by_addr(ks, mod->name, addr) :
+				    btfi_ksyms_by_addr(ks, addr);
 
 	if (s)
 		snprintf(buf, len, "%s+0x%llx", s->name, (unsigned long long)(addr - s->addr));
@@ -31,8 +33,23 @@ static void klabel(const struct btfi_ksyms *ks, uint64_t addr, char *buf, size_t
 
 static void drop_msg(void *ctx, const char *msg) { (void)ctx; (void)msg; }
 
+/* A module's own FUNC `name` (below `end`, the blob's first id): its types
+ * follow vmlinux's in the base, so the last match is the module's when
+ * both have one (a static function name used twice). */
+static int last_func(const struct btf *btf, const char *name, uint32_t end)
+{
+	for (uint32_t id = end - 1; id > 0; id--) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+
+		if (t && btf_is_func(t) && !strcmp(btf__name_by_offset(btf, t->name_off) ?: "", name))
+			return id;
+	}
+	return -ENOENT;
+}
+
 int btfi_collect_ksites(struct btfinline *bi, const struct btfi_ksyms *ks,
-			const struct btfi_kblacklist *bl, const char *func, bool no_entry,
+			const struct btfi_kmod *mod, const struct btfi_kblacklist *bl,
+			const char *func, bool no_entry,
 			btfinline_site_filter_fn filter, void *filter_ctx,
 			const struct btfi_log *log, struct btfi_site_list *out,
 			struct btfi_kskips *skips)
@@ -60,16 +77,19 @@ int btfi_collect_ksites(struct btfinline *bi, const struct btfi_ksyms *ks,
 		known = true;
 		if (filter && !filter(filter_ctx, s))
 			continue;
-		if (!sec || btfi_ksyms_sec_base(ks, sec, &base, &quiet)) {
+		if (!sec || (mod ? btfi_kmod_sec_base(mod, sec, &base) :
+			     btfi_ksyms_sec_base(ks, sec, &base, &quiet))) {
 			snprintf(label, sizeof(label), "%s+0x%x", sec ? sec : "?", s->offset);
 			btfi_kskips_add(skips, label, sec && strstr(sec, "init") ?
-					"init text, freed after boot" : "section not resident", false);
+					(mod ? "init text, freed after load" : "init text, freed after boot") :
+					"section not resident", false);
 			continue;
 		}
 		addr = base + s->offset;
-		klabel(ks, addr, label, sizeof(label));
-		if (!btfi_ksyms_by_addr(ks, addr)) {
-			btfi_kskips_add(skips, label, "outside kernel text", false);
+		klabel(ks, mod, addr, label, sizeof(label));
+		if (mod ? !btfi_ksyms_mod_by_addr(ks, mod->name, addr) : !btfi_ksyms_by_addr(ks, addr)) {
+			btfi_kskips_add(skips, label, mod ? "outside module text" : "outside kernel text",
+					false);
 			continue;
 		}
 		if (btfi_kblacklist_has(bl, addr)) {
@@ -103,13 +123,20 @@ int btfi_collect_ksites(struct btfinline *bi, const struct btfi_ksyms *ks,
 		btfinline__site_locs(bi, s, as->locs, cnt);
 	}
 	if (!no_entry && (!filter || filter(filter_ctx, NULL))) {
-		int nsym = btfi_ksyms_by_name(ks, func, NULL);
-		int fid = btf__find_by_name_kind(btf, func, BTF_KIND_FUNC);
+		int nsym = 0;
+		int fid = mod ? last_func(btf, func, btfinline__start_id(bi)) :
+			  btf__find_by_name_kind(btf, func, BTF_KIND_FUNC);
 
+		if (!mod)
+			nsym = btfi_ksyms_by_name(ks, func, NULL);
+		while (mod && btfi_ksyms_mod_by_name_nth(ks, mod->name, func, nsym))
+			nsym++;
 		/* Every symbol of that name, by address: a kprobe at "sym+0"
 		 * would take the first one only. */
 		for (int k = 0; k < nsym; k++) {
-			const struct btfi_ksym *sym = btfi_ksyms_by_name_nth(ks, func, k);
+			const struct btfi_ksym *sym = mod ? btfi_ksyms_mod_by_name_nth(ks, mod->name, func, k) :
+						     btfi_ksyms_by_name_nth(ks, func, k);
+
 			struct btfi_attach_site *as;
 			uint32_t proto;
 
@@ -144,11 +171,13 @@ int btfi_collect_ksites(struct btfinline *bi, const struct btfi_ksyms *ks,
 		}
 	}
 	if (out->cnt == before) {
+		if (!known && mod)
+			return -ESRCH;
 		if (!known)
 			btfi_err(log, "kernel: %s: no inline site and no kernel symbol of that name", func);
 		else
-			btfi_err(log, "kernel: %s: no probe-able site (%zu skipped: %s)", func,
-				 skips->n - nskip0, skips->text);
+			btfi_err(log, "kernel: %s%s%s: no probe-able site (%zu skipped: %s)",
+				 mod ? mod->name : "", mod ? ": " : "", func, skips->n - nskip0, skips->text);
 		return -ENOENT;
 	}
 	return 0;
@@ -217,6 +246,11 @@ int btfi_attach_ksites(struct bpf_program *prog, const struct btfi_attach_site *
 	if (map_fd < 0)
 		return map_fd;
 	l = btfi_link_new(map_fd, n);
+	if (l && !(l->addrs = calloc(n, sizeof(*l->addrs)))) {
+		btfinline_link__destroy(l);
+		l = NULL;
+		map_fd = -1;	/* closed with the link */
+	}
 	if (!l) {
 		btfi_err(&opts->log, "kernel: out of memory");
 		err = -ENOMEM;
@@ -256,6 +290,7 @@ int btfi_attach_ksites(struct bpf_program *prog, const struct btfi_attach_site *
 			goto err;
 		}
 		l->links[l->cnt] = pl;
+		l->addrs[l->cnt] = s->vaddr;
 		l->cookies[l->cnt++] = cookie;
 	}
 	if (!l->cnt) {
@@ -281,4 +316,21 @@ err:
 	else
 		close(map_fd);
 	return err ? err : -EINVAL;
+}
+
+size_t btfi_link_detach_range(struct btfinline_link *l, uint64_t lo, uint64_t hi)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; l && l->addrs && i < l->cnt; i++) {
+		if (!l->links[i] || l->addrs[i] < lo || l->addrs[i] > hi)
+			continue;
+		bpf_link__destroy(l->links[i]);
+		l->links[i] = NULL;
+		if (l->cookies[i])
+			bpf_map_delete_elem(l->map_fd, &l->cookies[i]);
+		l->cookies[i] = 0;
+		n++;
+	}
+	return n;
 }

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include "attach/attach.h"
 #include "attach/kallsyms.h"
+#include "attach/kmodule.h"
 
 #define BTFI_KPROBE_BLACKLIST	"/sys/kernel/debug/kprobes/blacklist"
 
@@ -51,9 +52,13 @@ void btfi_kskips_add(struct btfi_kskips *sk, const char *label, const char *why,
 /* Sites of `func`: inline sites at runtime addresses (site->vaddr), then
  * the out-of-line entry at every kallsyms symbol of that name (by address:
  * static names repeat). Sites in init text, outside kernel text or in the
- * kprobe blacklist go to `skips`, not `out`. */
+ * kprobe blacklist go to `skips`, not `out`. mod: bi is that loaded
+ * module's inline info (sections from sysfs, its own kallsyms symbols);
+ * NULL: vmlinux's. -ESRCH (nothing logged) when mod is given and neither
+ * a site nor a symbol of that name is in the module. */
 int btfi_collect_ksites(struct btfinline *bi, const struct btfi_ksyms *ks,
-			const struct btfi_kblacklist *bl, const char *func, bool no_entry,
+			const struct btfi_kmod *mod, const struct btfi_kblacklist *bl,
+			const char *func, bool no_entry,
 			btfinline_site_filter_fn filter, void *filter_ctx,
 			const struct btfi_log *log, struct btfi_site_list *out,
 			struct btfi_kskips *skips);
@@ -67,5 +72,9 @@ int btfi_attach_ksites(struct bpf_program *prog, const struct btfi_attach_site *
 		       size_t n, int64_t kaslr_delta, const struct btfi_kblacklist *bl,
 		       const struct btfi_attach_core_opts *opts,
 		       struct btfinline_link **out, struct btfi_kskips *skips);
+
+/* Detach the probes at addresses in [lo, hi] (a module that went away:
+ * the kernel has disarmed them). Returns how many. */
+size_t btfi_link_detach_range(struct btfinline_link *l, uint64_t lo, uint64_t hi);
 
 #endif

@@ -14,6 +14,10 @@ struct btfi_ksyms {
 	char *strs;			/* names, NUL-separated */
 	size_t strs_len, strs_cap;
 	uint64_t text, etext, sinittext, einittext;
+	/* Module symbols ("ADDR t name\t[module]"), sorted by (module,
+	 * address): a module's code lies in its own allocation. */
+	struct btfi_ksym *msyms;
+	size_t mcnt, mcap;
 };
 
 static bool is_text(char t)
@@ -58,6 +62,41 @@ static int cmp_name_idx(const void *a, const void *b, void *ctx)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
+/* "name\t[module]": name and module name stored as "name\0module\0";
+ * offsets fixed up to pointers after the load. */
+static int add_module_sym(struct btfi_ksyms *ks, uint64_t addr, char type, char *name, size_t nlen)
+{
+	char *mod = name + nlen + 1, *e;
+	size_t mlen;
+
+	if (*mod != '[' || !(e = strchr(mod, ']')))
+		return 0;
+	mod++;
+	mlen = e - mod;
+	if (grow((void **)&ks->msyms, &ks->mcap, ks->mcnt + 1, sizeof(*ks->msyms)) ||
+	    grow((void **)&ks->strs, &ks->strs_cap, ks->strs_len + nlen + mlen + 2, 1))
+		return -ENOMEM;
+	memcpy(ks->strs + ks->strs_len, name, nlen);
+	ks->strs[ks->strs_len + nlen] = 0;
+	memcpy(ks->strs + ks->strs_len + nlen + 1, mod, mlen);
+	ks->strs[ks->strs_len + nlen + 1 + mlen] = 0;
+	ks->msyms[ks->mcnt].name = (const char *)(uintptr_t)ks->strs_len;
+	ks->msyms[ks->mcnt].mod = (const char *)(uintptr_t)(ks->strs_len + nlen + 1);
+	ks->msyms[ks->mcnt].addr = addr;
+	ks->msyms[ks->mcnt].type = type;
+	ks->mcnt++;
+	ks->strs_len += nlen + mlen + 2;
+	return 0;
+}
+
+static int cmp_mod_addr(const void *a, const void *b)
+{
+	const struct btfi_ksym *x = a, *y = b;
+	int c = strcmp(x->mod, y->mod);
+
+	return c ? c : cmp_addr(a, b);
+}
+
 int btfi_ksyms_load(const struct btfi_ksyms_opts *opts, struct btfi_ksyms **out)
 {
 	const char *path = opts && opts->path ? opts->path : "/proc/kallsyms";
@@ -92,8 +131,12 @@ int btfi_ksyms_load(const struct btfi_ksyms_opts *opts, struct btfi_ksyms **out)
 		type = end[1];
 		name = end + 3;
 		nlen = strcspn(name, "\t\n ");
-		if (name[nlen] == '\t')
-			continue;	/* module symbol */
+		if (name[nlen] == '\t') {	/* module symbol */
+			err = add_module_sym(ks, addr, type, name, nlen);
+			if (err)
+				goto out;
+			continue;
+		}
 		name[nlen] = '\0';
 		if (addr)
 			nonzero++;
@@ -107,6 +150,7 @@ int btfi_ksyms_load(const struct btfi_ksyms_opts *opts, struct btfi_ksyms **out)
 		ks->syms[ks->cnt].name = (const char *)(uintptr_t)ks->strs_len;
 		ks->syms[ks->cnt].addr = addr;
 		ks->syms[ks->cnt].type = type;
+		ks->syms[ks->cnt].mod = NULL;
 		ks->cnt++;
 		ks->strs_len += nlen + 1;
 	}
@@ -123,6 +167,12 @@ int btfi_ksyms_load(const struct btfi_ksyms_opts *opts, struct btfi_ksyms **out)
 	}
 	for (i = 0; i < ks->cnt; i++)
 		ks->syms[i].name = ks->strs + (uintptr_t)ks->syms[i].name;
+	for (i = 0; i < ks->mcnt; i++) {
+		ks->msyms[i].name = ks->strs + (uintptr_t)ks->msyms[i].name;
+		ks->msyms[i].mod = ks->strs + (uintptr_t)ks->msyms[i].mod;
+	}
+	if (ks->mcnt)
+		qsort(ks->msyms, ks->mcnt, sizeof(*ks->msyms), cmp_mod_addr);
 	if (ks->cnt)
 		qsort(ks->syms, ks->cnt, sizeof(*ks->syms), cmp_addr);
 	ks->by_name = malloc((ks->cnt + 1) * sizeof(*ks->by_name));
@@ -166,6 +216,7 @@ void btfi_ksyms_free(struct btfi_ksyms *ks)
 	if (!ks)
 		return;
 	free(ks->syms);
+	free(ks->msyms);
 	free(ks->by_name);
 	free(ks->strs);
 	free(ks);
@@ -280,4 +331,71 @@ int btfi_ksyms_sec_base(const struct btfi_ksyms *ks, const char *sec, uint64_t *
 	}
 	btfi_err(log, "kernel section %s is not resident after boot", sec);
 	return -ENOENT;
+}
+
+/* ---- module symbols ---- */
+
+/* [*lo, *hi) of module `mod` in msyms. */
+static void mod_span(const struct btfi_ksyms *ks, const char *mod, size_t *lo, size_t *hi)
+{
+	size_t a = 0, b = ks->mcnt;
+
+	while (a < b) {
+		size_t mid = a + (b - a) / 2;
+
+		if (strcmp(ks->msyms[mid].mod, mod) < 0)
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	*lo = a;
+	while (a < ks->mcnt && !strcmp(ks->msyms[a].mod, mod))
+		a++;
+	*hi = a;
+}
+
+size_t btfi_ksyms_mod_cnt(const struct btfi_ksyms *ks, const char *mod)
+{
+	size_t lo, hi;
+
+	mod_span(ks, mod, &lo, &hi);
+	return hi - lo;
+}
+
+const struct btfi_ksym *btfi_ksyms_mod_by_name_nth(const struct btfi_ksyms *ks, const char *mod,
+						   const char *name, int k)
+{
+	size_t lo, hi;
+
+	mod_span(ks, mod, &lo, &hi);
+	for (; lo < hi; lo++)	/* a module has a few thousand symbols */
+		if (!strcmp(ks->msyms[lo].name, name) && k-- == 0)
+			return &ks->msyms[lo];
+	return NULL;
+}
+
+const struct btfi_ksym *btfi_ksyms_mod_by_addr(const struct btfi_ksyms *ks, const char *mod,
+					       uint64_t addr)
+{
+	const struct btfi_ksym *best = NULL;
+	size_t lo, hi;
+
+	mod_span(ks, mod, &lo, &hi);
+	for (; lo < hi && ks->msyms[lo].addr <= addr; lo++)
+		if (is_text(ks->msyms[lo].type) && (!best || best->addr < ks->msyms[lo].addr ||
+						    (best->name[0] == '_' && ks->msyms[lo].name[0] != '_')))
+			best = &ks->msyms[lo];
+	return best;
+}
+
+size_t btfi_ksyms_mods_with(const struct btfi_ksyms *ks, const char *name, const char **mods,
+			    size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < ks->mcnt && n < max; i++)	/* by module, then address */
+		if (is_text(ks->msyms[i].type) && !strcmp(ks->msyms[i].name, name) &&
+		    (!n || strcmp(mods[n - 1], ks->msyms[i].mod)))
+			mods[n++] = ks->msyms[i].mod;
+	return n;
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * Running-kernel symbols from /proc/kallsyms: KASLR base and address <->
- * symbol lookups for kprobe attach. Core kernel only (module symbols, the
- * lines with "[module]", are skipped).
+ * symbol lookups for kprobe attach. The core kernel's (btfi_ksyms_by_*)
+ * and, apart, each loaded module's (the lines with "[module]":
+ * btfi_ksyms_mod_*).
  */
 #ifndef BTFI_KALLSYMS_H
 #define BTFI_KALLSYMS_H
@@ -21,6 +22,7 @@ struct btfi_ksym {
 	uint64_t addr;
 	const char *name;
 	char type;		/* nm letter: 't', 'T', 'd', ... */
+	const char *mod;	/* module name; NULL: core kernel */
 };
 
 struct btfi_ksyms_opts {
@@ -56,5 +58,19 @@ const struct btfi_ksym *btfi_ksyms_by_addr(const struct btfi_ksyms *ks, uint64_t
  * .init.text, freed after boot). */
 int btfi_ksyms_sec_base(const struct btfi_ksyms *ks, const char *sec, uint64_t *addr,
 			const struct btfi_log *log);
+
+/* Symbols of loaded module `mod` (0: not loaded, or addresses hidden). */
+size_t btfi_ksyms_mod_cnt(const struct btfi_ksyms *ks, const char *mod);
+/* The k-th symbol named `name` in module `mod` (by address), NULL if none. */
+const struct btfi_ksym *btfi_ksyms_mod_by_name_nth(const struct btfi_ksyms *ks, const char *mod,
+						   const char *name, int k);
+/* The loaded modules (at most max) with a text symbol named `name`;
+ * returns how many (pointers into ks). */
+size_t btfi_ksyms_mods_with(const struct btfi_ksyms *ks, const char *name, const char **mods,
+			    size_t max);
+/* Text symbol of module `mod` with the greatest address <= addr (NULL:
+ * none; the caller checks addr is in the module's code). */
+const struct btfi_ksym *btfi_ksyms_mod_by_addr(const struct btfi_ksyms *ks, const char *mod,
+					       uint64_t addr);
 
 #endif

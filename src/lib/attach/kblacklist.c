@@ -22,7 +22,8 @@ static int str_cmp(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* "name" or "name [module]" per line; core kernel names only. */
+/* "name" or "name [module]" per line; names only (module functions too:
+ * the list only names the cause of a refusal). */
 static bool load_filter_funcs(const char *path, struct btfi_kblacklist *bl)
 {
 	size_t len = 0, cap = 1 << 20, n = 0;
@@ -60,8 +61,6 @@ static bool load_filter_funcs(const char *path, struct btfi_kblacklist *bl)
 	if (!bl->fn)
 		goto drop;
 	for (p = strtok(bl->fbuf, "\n"); p; p = strtok(NULL, "\n")) {
-		if (strchr(p, '['))
-			continue;	/* module function */
 		p[strcspn(p, " \t")] = 0;
 		bl->fn[bl->nfn++] = p;
 	}

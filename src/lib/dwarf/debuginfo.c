@@ -15,6 +15,15 @@
  * debug file. A file named with --debug-file is opened like an ELF with
  * DWARF inside, after its build-id is compared with the ELF's.
  *
+ * Relocatable objects (.o, kernel modules .ko) and compressed files
+ * (.ko.xz, .ko.gz) always go through libdwfl: it decompresses the file,
+ * lays the allocated sections out at addresses of its own (written into
+ * the section headers of its Elf) and applies the relocations of the
+ * debug sections against that layout, so DWARF addresses and the section
+ * headers agree; a site's section offset is the same whatever the layout.
+ * A module's detached DWARF is also looked for where Debian's -dbg
+ * packages put it: ROOT/lib/modules/<release>/... .
+ *
  * debuginfod: when nothing local is found and DEBUGINFOD_URLS is set,
  * libdwfl's search asks libdebuginfod (which libdwfl dlopens: Debian ships
  * it only as a shared library, with libcurl behind it) by build-id. It
@@ -56,6 +65,9 @@ struct di_priv {
 	Dwfl_Callbacks cb;		/* must outlive dwfl */
 	char *search_path;		/* libdwfl debuginfo_path: ":.debug:ROOTS" */
 	char *found;			/* debug file libdwfl picked */
+	const char *roots;		/* debug roots, ':'-separated */
+	const char *debug_file;		/* --debug-file of a compressed file */
+	bool rel;			/* ET_REL: libdwfl relocates */
 };
 
 const char *btfi_debuginfo_src_str(int src)
@@ -65,6 +77,7 @@ const char *btfi_debuginfo_src_str(int src)
 	case BTFI_DI_BUILD_ID: return "build-id";
 	case BTFI_DI_DEBUGLINK: return ".gnu_debuglink";
 	case BTFI_DI_DEBUGINFOD: return "debuginfod";
+	case BTFI_DI_MODULE_PATH: return "module path";
 	default: return "in the file";
 	}
 }
@@ -274,13 +287,67 @@ static int same_build_id(Elf *elf, const char *path, Elf *dbg, const char *dpath
 
 /* ---- detached: libdwfl's search ---- */
 
-/* libdwfl's standard search, remembering which file it picked. */
+/* Build-id of a file at path; 0 if none or unreadable. */
+static ssize_t file_build_id(const char *path, char *buf, size_t len);
+
+/*
+ * A kernel module's detached DWARF where Debian's -dbg packages (and
+ * Fedora's, under the same root) put it: ROOT + the module's path from
+ * "/lib/modules/" on (a /usr/lib/modules or unpacked copy maps to the same
+ * name), checked by build-id. libdwfl looks for FILE.debug only.
+ */
+static int find_module_debug(struct di_priv *p, Dwfl_Module *mod, const char *file_name,
+			     char **name)
+{
+	const unsigned char *bits;
+	GElf_Addr vaddr;
+	int nbits = dwfl_module_build_id(mod, &bits, &vaddr);
+	char want[130], got[130], cand[4096], *real, *rs, *save, *r;
+	const char *tail;
+	int fd = -1;
+
+	if (nbits <= 0 || !file_name)
+		return -1;
+	hex(bits, nbits, want, sizeof(want));
+	real = realpath(file_name, NULL);
+	tail = strstr(real ? real : file_name, "/lib/modules/");
+	rs = tail ? strdup(p->roots) : NULL;
+	for (r = rs ? strtok_r(rs, ":", &save) : NULL; r && fd < 0; r = strtok_r(NULL, ":", &save)) {
+		if (r[0] != '/')
+			continue;
+		snprintf(cand, sizeof(cand), "%s%s", r, tail);
+		if (!file_build_id(cand, got, sizeof(got)) || strcmp(got, want))
+			continue;
+		fd = open(cand, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0 && !(*name = strdup(cand))) {
+			close(fd);
+			fd = -1;
+		}
+	}
+	free(rs);
+	free(real);
+	return fd;
+}
+
+/* libdwfl's standard search (or --debug-file, for a file we could not
+ * map ourselves), remembering which file it picked. */
 static int find_cb(Dwfl_Module *mod, void **ud, const char *modname, Dwarf_Addr base,
 		   const char *file_name, const char *debuglink, GElf_Word crc, char **name)
 {
 	struct di_priv *p = *ud;
-	int fd = dwfl_standard_find_debuginfo(mod, ud, modname, base, file_name, debuglink, crc, name);
+	int fd;
 
+	if (p && p->debug_file) {
+		fd = open(p->debug_file, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0 && !(*name = strdup(p->debug_file))) {
+			close(fd);
+			fd = -1;
+		}
+	} else {
+		fd = dwfl_standard_find_debuginfo(mod, ud, modname, base, file_name, debuglink, crc, name);
+		if (fd < 0 && p && p->rel)
+			fd = find_module_debug(p, mod, file_name, name);
+	}
 	if (fd >= 0 && *name && p && !p->found)
 		p->found = strdup(*name);
 	return fd;
@@ -329,21 +396,54 @@ static const char *debuginfod_urls(void)
  * path comes from the descriptor: a name malloc'd by libdebuginfod could
  * belong to another libc (the static CLI's dlopen) and is not taken.
  */
+static int query_id(Dwfl *dwfl, const void *id, size_t nid, char **found, char *why, size_t len);
+
 static int debuginfod_query(struct di_priv *p, Elf *elf, char **found, char *why, size_t len)
 {
-	__typeof__(debuginfod_find_debuginfo) *find;
-	debuginfod_client *c = dwfl_get_debuginfod_client(p->dwfl);
-	char link[64], target[4096];
 	const void *id;
-	ssize_t nid = dwelf_elf_gnu_build_id(elf, &id), n;
-	void *so;
-	int fd;
+	ssize_t nid = dwelf_elf_gnu_build_id(elf, &id);
 
 	*found = NULL;
 	if (nid <= 0) {
 		snprintf(why, len, "the file has no build-id to ask by");
 		return -ENOENT;
 	}
+	return query_id(p->dwfl, id, nid, found, why, len);
+}
+
+int btfi_debuginfod_fetch(const void *id, size_t nid, char **found, char *why, size_t len)
+{
+	static const Dwfl_Callbacks cb = { .find_elf = dwfl_build_id_find_elf,
+					   .find_debuginfo = dwfl_standard_find_debuginfo };
+	Dwfl *dwfl;
+	int err;
+
+	*found = NULL;
+	if (!debuginfod_urls()) {
+		snprintf(why, len, "DEBUGINFOD_URLS is not set");
+		return -ENOENT;
+	}
+	dwfl = dwfl_begin(&cb);
+	if (!dwfl) {
+		snprintf(why, len, "libdwfl: %s", dwfl_errmsg(-1));
+		return -ENOMEM;
+	}
+	err = query_id(dwfl, id, nid, found, why, len);
+	dwfl_end(dwfl);
+	return err;
+}
+
+/* The query itself, on dwfl's client (its cache state). */
+static int query_id(Dwfl *dwfl, const void *id, size_t nid, char **found, char *why, size_t len)
+{
+	__typeof__(debuginfod_find_debuginfo) *find;
+	debuginfod_client *c = dwfl_get_debuginfod_client(dwfl);
+	char link[64], target[4096];
+	ssize_t n;
+	void *so;
+	int fd;
+
+	*found = NULL;
 	so = dlopen(DEBUGINFOD_SONAME, RTLD_LAZY);
 	find = so ? dlsym(so, "debuginfod_find_debuginfo") : NULL;
 	if (!c || !find) {
@@ -430,9 +530,16 @@ static void explain_miss(struct di_priv *p, const char *path, Elf *elf, const ch
 			}
 		}
 	}
-	btfi_err(p->log, "%s: no DWARF debug info: none in the file, no debug file %s%s%s%s (searched %s)%s%s",
-		 path, nid > 0 ? "for build-id " : "", want, link ? " or .gnu_debuglink " : "",
-		 link ? link : "", p->search_path, dfod ? "; " : "", dfod ? dfod : "");
+	{
+		char *rp = realpath(path, NULL);
+		const char *tail = p->rel ? strstr(rp ? rp : path, "/lib/modules/") : NULL;
+
+		btfi_err(p->log, "%s: no DWARF debug info: none in the file, no debug file %s%s%s%s%s%s (searched %s)%s%s",
+			 path, nid > 0 ? "for build-id " : "", want, link ? " or .gnu_debuglink " : "",
+			 link ? link : "", tail ? " or ROOT" : "", tail ? tail : "", p->search_path,
+			 dfod ? "; " : "", dfod ? dfod : "");
+		free(rp);
+	}
 out:
 	free(dir);
 	free(adir);
@@ -448,7 +555,7 @@ static int open_debuginfod(struct btfi_debuginfo *di, struct di_priv *p, const c
 	char why[256], what[4200];
 	int err;
 
-	err = debuginfod_query(p, p->main.elf, &p->found, why, sizeof(why));
+	err = debuginfod_query(p, di->elf, &p->found, why, sizeof(why));
 	if (err) {
 		char msg[512];
 
@@ -456,23 +563,27 @@ static int open_debuginfod(struct btfi_debuginfo *di, struct di_priv *p, const c
 		if (err == -ENOENT && optional)
 			return -ENOENT;
 		snprintf(msg, sizeof(msg), "debuginfod %s: %s", urls ? urls : "", why);
-		explain_miss(p, di->path, p->main.elf, roots, msg);
+		explain_miss(p, di->path, di->elf, roots, msg);
 		return err == -ENOENT ? -ENOENT : -EIO;
 	}
 	snprintf(what, sizeof(what), "%s (from debuginfod)", p->found);
 	if (di->dw) {	/* libdwfl opened the same file */
 		Elf *delf = dwarf_getelf(di->dw);
 
-		if (!delf || same_build_id(p->main.elf, di->path, delf, what, p->log) ||
+		if (!delf || same_build_id(di->elf, di->path, delf, what, p->log) ||
 		    btfi_elf_check_file(p->found, p->log) || check_compressed(delf, p->found, p->log)) {
 			di->dw = NULL;
 			return -EINVAL;
 		}
 		di->dwarf_elf = delf;
+	} else if (p->rel) {	/* unrelocated DWARF would give wrong names */
+		btfi_err(p->log, "%s: debug file %s from debuginfod: libdwfl cannot relocate it",
+			 di->path, p->found);
+		return -EINVAL;
 	} else {	/* libdwfl did not take it: open it as --debug-file */
 		err = map_elf(p->found, &p->dbg, p->log);
 		if (!err)
-			err = same_build_id(p->main.elf, di->path, p->dbg.elf, what, p->log);
+			err = same_build_id(di->elf, di->path, p->dbg.elf, what, p->log);
 		if (!err)
 			err = open_inside(di, &p->dbg, p->found, p->log);
 		if (err)
@@ -485,8 +596,13 @@ static int open_debuginfod(struct btfi_debuginfo *di, struct di_priv *p, const c
 	return 0;
 }
 
-static int open_detached(struct btfi_debuginfo *di, struct di_priv *p, const char *roots,
-			 bool optional)
+/*
+ * libdwfl: the detached search for a linked ELF without DWARF; everything
+ * for a relocatable or compressed file (report: the file libdwfl opens as
+ * the module, di->path or, for --debug-file, that file).
+ */
+static int open_dwfl(struct btfi_debuginfo *di, struct di_priv *p, const char *report,
+		     bool packed, bool optional)
 {
 	Dwfl_Module *mod;
 	Dwarf_Addr bias;
@@ -495,13 +611,14 @@ static int open_detached(struct btfi_debuginfo *di, struct di_priv *p, const cha
 
 	/* ":.debug:ROOTS": next to the file, its .debug/, then each root
 	 * (by build-id, then ROOT/<the file's dir>/<debuglink>). */
-	if (asprintf(&p->search_path, ":.debug:%s", roots) < 0) {
+	if (asprintf(&p->search_path, ":.debug:%s", p->roots) < 0) {
 		p->search_path = NULL;
 		btfi_err(p->log, "%s: out of memory", di->path);
 		return -ENOMEM;
 	}
 	p->cb.find_elf = dwfl_build_id_find_elf;
 	p->cb.find_debuginfo = find_cb;
+	p->cb.section_address = dwfl_offline_section_address;
 	p->cb.debuginfo_path = &p->search_path;
 	p->dwfl = dwfl_begin(&p->cb);
 	if (!p->dwfl) {
@@ -509,10 +626,22 @@ static int open_detached(struct btfi_debuginfo *di, struct di_priv *p, const cha
 		return -ENOMEM;
 	}
 	dwfl_report_begin(p->dwfl);
-	mod = dwfl_report_offline(p->dwfl, di->path, di->path, -1);
+	mod = dwfl_report_offline(p->dwfl, di->path, report, -1);
 	if (!mod || dwfl_report_end(p->dwfl, NULL, NULL)) {
-		btfi_err(p->log, "%s: libdwfl: %s", di->path, dwfl_errmsg(-1));
+		if (packed)
+			btfi_err(p->log, "%s: cannot decompress it to an ELF file (%s)", report,
+				 dwfl_errmsg(-1));
+		else
+			btfi_err(p->log, "%s: libdwfl: %s", report, dwfl_errmsg(-1));
 		return -EINVAL;
+	}
+	if (p->rel || packed) {
+		/* libdwfl's image: decompressed, sections laid out */
+		di->elf = dwfl_module_getelf(mod, &bias);
+		if (!di->elf) {
+			btfi_err(p->log, "%s: libdwfl: %s", report, dwfl_errmsg(-1));
+			return -EINVAL;
+		}
 	}
 	dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL);
 	*ud = p;
@@ -542,18 +671,28 @@ static int open_detached(struct btfi_debuginfo *di, struct di_priv *p, const cha
 			return -EINVAL;
 		di->dwarf_elf = delf;
 		di->dwarf_path = p->found;
-		di->src = strstr(p->found, "/.build-id/") ? BTFI_DI_BUILD_ID : BTFI_DI_DEBUGLINK;
+		di->src = p->debug_file ? BTFI_DI_DEBUG_FILE :
+			  strstr(p->found, "/.build-id/") ? BTFI_DI_BUILD_ID : BTFI_DI_DEBUGLINK;
+		if (di->src == BTFI_DI_DEBUGLINK && p->rel && !dwelf_elf_gnu_debuglink(di->elf, &(GElf_Word){ 0 }))
+			di->src = BTFI_DI_MODULE_PATH;
+		return 0;
+	}
+	if (di->dw && (p->rel || packed)) {	/* in the file, relocated by libdwfl */
+		di->dwarf_elf = dwarf_getelf(di->dw);
+		di->dwarf_path = report;
+		if (!di->dwarf_elf || check_compressed(di->dwarf_elf, report, p->log))
+			return -EINVAL;
 		return 0;
 	}
 	if (debuginfod_urls())
-		return open_debuginfod(di, p, roots, optional);
+		return open_debuginfod(di, p, p->roots, optional);
 	if (di->dw) {	/* cannot happen: the file has no DWARF of its own */
 		di->dw = NULL;
 		btfi_err(p->log, "%s: libdwfl found DWARF but no file", di->path);
 		return -EINVAL;
 	}
 	if (!optional)
-		explain_miss(p, di->path, p->main.elf, roots, NULL);
+		explain_miss(p, di->path, di->elf, p->roots, NULL);
 	return -ENOENT;
 }
 
@@ -567,6 +706,8 @@ int btfi_debuginfo_open(const char *path, const struct btfi_debuginfo_opts *opts
 	bool optional = OPTS_GET(opts, optional, false);
 	struct btfi_debuginfo *di;
 	struct di_priv *p;
+	enum btfi_file_kind kind;
+	GElf_Ehdr eh;
 	int err;
 
 	*out = NULL;
@@ -586,12 +727,51 @@ int btfi_debuginfo_open(const char *path, const struct btfi_debuginfo_opts *opts
 	di->path = path;
 	di->dwarf_path = path;
 	p->log = log;
+	p->roots = roots;
 	p->main.fd = p->dbg.fd = -1;
+	kind = btfi_file_kind(path);
+	if (kind == BTFI_FILE_ZSTD) {
+		btfi_err(log, "%s: compressed with zstd, which this elfutils (%s) cannot decompress; "
+			 "decompress it first (zstd -d)", path, dwfl_version(NULL));
+		err = -EOPNOTSUPP;
+		goto fail;
+	}
+	if (kind == BTFI_FILE_PACKED) {	/* .ko.xz, .gz, .bz2: libdwfl unpacks */
+		p->rel = true;		/* (what a packed file is: modules) */
+		p->debug_file = debug_file;
+		err = open_dwfl(di, p, path, true, optional);
+		if (err)
+			goto fail;
+		if (gelf_getehdr(di->elf, &eh) && eh.e_type != ET_REL)
+			p->rel = false;
+		if (debug_file)
+			di->src = BTFI_DI_DEBUG_FILE;
+		di->relocatable = p->rel;
+		*out = di;
+		return 0;
+	}
 	err = map_elf(path, &p->main, log);
 	if (err)
 		goto fail;
 	di->elf = p->main.elf;
-	if (debug_file) {
+	p->rel = gelf_getehdr(di->elf, &eh) && eh.e_type == ET_REL;
+	if (p->rel) {
+		/* libdwfl lays it out and relocates; a --debug-file is
+		 * checked, then opened as the module itself */
+		if (debug_file) {
+			err = map_elf(debug_file, &p->dbg, log);
+			if (!err)
+				err = same_build_id(di->elf, path, p->dbg.elf, debug_file, log);
+			unmap(&p->dbg);
+			if (err)
+				goto fail;
+		}
+		err = open_dwfl(di, p, debug_file ? debug_file : path, false, optional);
+		if (err)
+			goto fail;
+		if (debug_file)
+			di->src = BTFI_DI_DEBUG_FILE;
+	} else if (debug_file) {
 		err = map_elf(debug_file, &p->dbg, log);
 		if (!err)
 			err = same_build_id(di->elf, path, p->dbg.elf, debug_file, log);
@@ -606,10 +786,11 @@ int btfi_debuginfo_open(const char *path, const struct btfi_debuginfo_opts *opts
 		if (err)
 			goto fail;
 	} else {
-		err = open_detached(di, p, roots, optional);
+		err = open_dwfl(di, p, path, false, optional);
 		if (err)
 			goto fail;
 	}
+	di->relocatable = p->rel;
 	*out = di;
 	return 0;
 fail:

@@ -29,11 +29,16 @@ enum btfi_debuginfo_src {
 	BTFI_DI_BUILD_ID,	/* <dir>/.build-id/xx/rest.debug */
 	BTFI_DI_DEBUGLINK,	/* .gnu_debuglink name (CRC or build-id checked) */
 	BTFI_DI_DEBUGINFOD,	/* fetched by build-id from $DEBUGINFOD_URLS */
+	BTFI_DI_MODULE_PATH,	/* a module's ROOT/lib/modules/... (build-id checked) */
 };
 
 struct btfi_debuginfo {
 	const char *path;	/* the ELF asked about: what runs */
-	Elf *elf;		/* its sections, symbols and .eh_frame */
+	Elf *elf;		/* its sections, symbols and .eh_frame; of a
+				 * relocatable object, libdwfl's image with its
+				 * sections laid out (sh_addr) as the DWARF is
+				 * relocated (decompressed if the file is) */
+	bool relocatable;	/* ET_REL: addresses only mean section + offset */
 	const char *dwarf_path;	/* the file the DWARF came from (== path if in the file) */
 	Elf *dwarf_elf;		/* == elf when in the file */
 	Dwarf *dw;
@@ -56,7 +61,8 @@ int btfi_debuginfo_open(const char *path, const struct btfi_debuginfo_opts *opts
 			struct btfi_debuginfo **out);
 void btfi_debuginfo_close(struct btfi_debuginfo *di);
 
-/* "in the file", "--debug-file", "build-id", ".gnu_debuglink", "debuginfod" */
+/* "in the file", "--debug-file", "build-id", ".gnu_debuglink", "debuginfod",
+ * "module path" */
 const char *btfi_debuginfo_src_str(int src);
 
 /*
@@ -65,5 +71,14 @@ const char *btfi_debuginfo_src_str(int src);
  */
 int btfi_debuginfo_find(const char *path, const struct btfi_debuginfo_opts *opts,
 			char **debug_path);
+
+/*
+ * A debug file by build-id (raw bytes) alone, from $DEBUGINFOD_URLS through
+ * libdebuginfod (the kernel's, whose running image is not a file): 0 and
+ * *found (malloc'd: the file in libdebuginfod's cache, its build-id not
+ * checked here), or -errno with the reason in why (-ENOENT: not set, or
+ * no such file there).
+ */
+int btfi_debuginfod_fetch(const void *id, size_t nid, char **found, char *why, size_t len);
 
 #endif

@@ -42,22 +42,6 @@ static double now_secs(void)
 
 /* ---- ELF side: file checks, symbols, sections ---- */
 
-/* (The structure of each file was checked as debuginfo.c opened it.) */
-static int check_elf(struct btfi_scan *s, struct scan_priv *p)
-{
-	GElf_Ehdr eh;
-
-	if (gelf_getehdr(s->elf, &eh) && eh.e_type == ET_REL) {
-		/* Its DWARF needs relocating (libdwfl) and its addresses are
-		 * per section: not handled yet, and unrelocated data would give
-		 * wrong names and locations. */
-		btfi_err(p->log, "%s: relocatable object (.o/.ko) not supported, use a linked binary",
-			 s->path);
-		return -EOPNOTSUPP;
-	}
-	return 0;
-}
-
 static bool has_symtab(Elf *elf)
 {
 	Elf_Scn *scn = NULL;
@@ -666,6 +650,13 @@ static int param_loc(struct btfi_scan *s, struct scan_priv *p, struct walk_ctx *
 		err = btfi_dwexpr_loc(ops, nops, &in, loc);
 		if (err)
 			return err;
+		/* An address in a relocatable object (a module's static data)
+		 * is section + offset; its sections load apart, and ADDR has
+		 * one base for the whole file: no form for it. */
+		if (loc->kind == BTFI_LOC_KADDR && s->di->relocatable) {
+			loc->kind = BTFI_LOC_NONE;
+			loc->reason = BTFI_R_UNSUPPORTED;
+		}
 		if (loc->kind == BTFI_LOC_NONE && loc->reason == BTFI_R_UNSUPPORTED &&
 		    (err = count_shape(s, p, ops, nops)))
 			return err;
@@ -1504,9 +1495,6 @@ int btfi_scan_open(const char *path, const struct btfi_scan_opts *opts,
 	s->dwarfs[0] = s->dw;
 	s->ndwarfs = 1;
 	p->dwarfs_cap = 1;
-	err = check_elf(s, p);
-	if (err)
-		goto fail;
 	find_loc_sections(s, p);
 	err = load_elf_tables(s, p);
 	if (!err)

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "format/read_priv.h"
+#include "format/base.h"
 #include "elf_file.h"
 #include "opts.h"
 
@@ -83,13 +84,17 @@ struct elf_sec {
 };
 
 /* Offset and size of section `want` (0 size: absent), and the allocated
- * sections' addresses (secs may be NULL). Only headers are read. */
+ * sections' addresses (secs may be NULL; none for a relocatable object,
+ * whose sections have no address before it is loaded). *kmod: the file is
+ * a kernel module (NULL: not asked). Only headers are read. */
 static int elf_find(struct btfinline *bi, int fd, const char *path, const char *want,
-		    uint64_t *off, uint64_t *size, struct elf_sec **secs, uint32_t *nsecs)
+		    uint64_t *off, uint64_t *size, struct elf_sec **secs, uint32_t *nsecs,
+		    bool *kmod)
 {
 	Elf *elf;
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;
+	bool rel;
 
 	*off = *size = 0;
 	elf_version(EV_CURRENT);
@@ -115,12 +120,23 @@ static int elf_find(struct btfinline *bi, int fd, const char *path, const char *
 			return err;
 		}
 	}
+	{
+		GElf_Ehdr eh;
+
+		rel = gelf_getehdr(elf, &eh) && eh.e_type == ET_REL;
+	}
+	if (rel)
+		secs = NULL;
+	if (kmod)
+		*kmod = false;
 	while ((scn = elf_nextscn(elf, scn))) {
 		GElf_Shdr sh;
 		const char *nm;
 
 		if (!gelf_getshdr(scn, &sh) || !(nm = elf_strptr(elf, shstrndx, sh.sh_name)))
 			continue;
+		if (kmod && !strcmp(nm, ".gnu.linkonce.this_module"))
+			*kmod = rel;
 		if (secs && (sh.sh_flags & SHF_ALLOC) && strlen(nm) < 64) {
 			struct elf_sec *ns = realloc(*secs, (*nsecs + 1) * sizeof(*ns));
 
@@ -139,12 +155,13 @@ static int elf_find(struct btfinline *bi, int fd, const char *path, const char *
 	return 0;
 }
 
-/* Base BTF of a file we open: mapped and indexed by us (fast; libbpf only
- * when btfinline__btf() is asked for). */
-static int open_base(struct btfinline *bi, const char *path)
+/* The BTF of a base file (an ELF's .BTF, or raw) into r; *split: it is
+ * split BTF (a kernel module's .BTF, or raw BTF whose strings do not
+ * start with "": /sys/kernel/btf/<module>). */
+static int read_base(struct btfinline *bi, const char *path, struct region *r, bool *split)
 {
-	struct btfi_hdr h;
 	uint64_t off = 0, size = 0;
+	bool kmod = false;
 	int fd, err;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -154,7 +171,7 @@ static int open_base(struct btfinline *bi, const char *path)
 		return err;
 	}
 	if (btfi_file_kind_fd(fd) == BTFI_FILE_ELF) {
-		err = elf_find(bi, fd, path, ".BTF", &off, &size, NULL, NULL);
+		err = elf_find(bi, fd, path, ".BTF", &off, &size, NULL, NULL, &kmod);
 		if (!err && !size) {
 			btfi_err(&bi->log, "%s: %s has no .BTF section (run `pahole -J` first)", bi->name, path);
 			err = -ENOENT;
@@ -162,11 +179,59 @@ static int open_base(struct btfinline *bi, const char *path)
 	} else {
 		err = 0;
 	}
-	if (!err && (err = map_region(fd, off, size, &bi->bregion)))
+	if (!err && (err = map_region(fd, off, size, r)))
 		btfi_err(&bi->log, "%s: cannot read base BTF %s: %s", bi->name, path, strerror(-err));
 	close(fd);
 	if (err)
 		return err;
+	*split = kmod;
+	if (!kmod && r->len >= sizeof(struct btf_header)) {
+		const struct btf_header *h = (const void *)r->data;
+
+		*split = h->magic == BTF_MAGIC && h->hdr_len <= r->len && h->str_len &&
+			 (uint64_t)h->hdr_len + h->str_off < r->len &&
+			 r->data[h->hdr_len + h->str_off] != 0;
+	}
+	return 0;
+}
+
+/* Base BTF of a file we open: mapped and indexed by us (fast; libbpf only
+ * when btfinline__btf() is asked for). A split base (a kernel module's)
+ * is flattened over its own base (format/base.h). */
+static int open_base(struct btfinline *bi, const char *path, const char *base_base)
+{
+	struct btfi_hdr h;
+	bool split = false, vsplit = false;
+	int err;
+
+	err = read_base(bi, path, &bi->bregion, &split);
+	if (err)
+		return err;
+	if (split) {
+		struct region vm = { 0 };
+		const char *why, *vpath = base_base ? base_base : "/sys/kernel/btf/vmlinux";
+		size_t sz;
+		void *flat;
+
+		err = read_base(bi, vpath, &vm, &vsplit);
+		if (!err && vsplit)
+			err = btfi_read_bad(bi, "base's base %s is split BTF too (a module's, not vmlinux's)",
+					    vpath);
+		if (!err) {
+			err = btfi_base_flatten(vm.data, vm.len, bi->bregion.data, bi->bregion.len,
+						&flat, &sz, &why);
+			if (err == -EINVAL)
+				err = btfi_read_bad(bi, "base %s over %s: %s", path, vpath, why);
+		}
+		unmap_region(&vm);
+		if (err)
+			return err;
+		unmap_region(&bi->bregion);
+		bi->bregion.buf = flat;
+		bi->bregion.data = flat;
+		bi->bregion.len = sz;
+		bi->flat_base = true;
+	}
 	err = btfi_read_check_hdr(bi, "base BTF: ", bi->bregion.data, bi->bregion.len, &h);
 	if (err)
 		return err;
@@ -231,7 +296,7 @@ int btfinline__open(const char *path, const struct btfinline_open_opts *opts,
 	}
 	elf = btfi_file_kind_fd(fd) == BTFI_FILE_ELF;
 	if (elf) {
-		err = elf_find(bi, fd, path, ".BTF.inline", &off, &size, &esecs, &nesecs);
+		err = elf_find(bi, fd, path, ".BTF.inline", &off, &size, &esecs, &nesecs, NULL);
 		if (!err && !size) {
 			btfi_err(&bi->log, "%s: no .BTF.inline section (run `btfinline encode` first)", path);
 			err = -ENOENT;
@@ -260,7 +325,7 @@ int btfinline__open(const char *path, const struct btfinline_open_opts *opts,
 		if (!elf && asprintf(&bi->name_buf, "%s (base %s)", path, base_path) > 0)
 			bi->name = bi->name_buf;
 	}
-	err = open_base(bi, base_path);
+	err = open_base(bi, base_path, OPTS_GET(opts, base_base_path, NULL));
 	if (err)
 		goto err;
 	err = btfi_read_parse(bi);

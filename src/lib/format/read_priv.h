@@ -77,7 +77,8 @@ struct btfinline {
 	 * btfinline__btf()), and/or our own index of a mapped .BTF. */
 	struct btf *base;	bool own_base;
 	char *base_path;
-	struct region bregion;
+	struct region bregion;	/* a module's chain: vmlinux's + its own, flattened */
+	bool flat_base;
 	struct rbtf b;		bool have_rb;
 	struct btf *btf;	bool btf_failed;	/* libbpf view, on demand */
 

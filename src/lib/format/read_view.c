@@ -77,7 +77,9 @@ struct btf *btfinline__btf(const struct btfinline *cbi)
 		return bi->btf;
 	bi->name = bi->base_path ? bi->base_path : "(memory)";
 	if (!bi->base) {
-		bi->base = btf__parse(bi->base_path, NULL);
+		/* a flattened chain exists only in memory */
+		bi->base = bi->flat_base ? btf__new(bi->bregion.data, bi->bregion.len) :
+			   btf__parse(bi->base_path, NULL);
 		if (!bi->base) {
 			btfi_err(&bi->log, "%s: libbpf cannot load base BTF: %s", bi->base_path,
 				 strerror(errno));

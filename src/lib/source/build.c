@@ -21,6 +21,7 @@ const char *btfi_base_how_str(enum btfi_base_how how)
 	case BTFI_BASE_DEBUG_FILE: return "the debug file's .BTF";
 	case BTFI_BASE_PAHOLE: return "pahole --btf_encode_detached on the DWARF file";
 	case BTFI_BASE_NONE: return "none";
+	case BTFI_BASE_GIVEN: return "given";
 	}
 	return "?";
 }
@@ -121,9 +122,21 @@ int btfi_build_inline(const char *path, const struct btfi_build_opts *o, void **
 		return err;	/* logged: no DWARF anywhere, a bad debug file... */
 	snprintf(info->dwarf_path, sizeof(info->dwarf_path), "%s", s->dwarf_path);
 	info->dwarf_src = s->di->src;
-	err = find_base(s, log, &base, info);
-	if (err)
-		goto out;
+	if (OPTS_GET(o, base, NULL)) {	/* a copy: btfi_encode() splits over it */
+		const void *b = btf__raw_data(o->base, &rsz);
+
+		base = b ? btf__new(b, rsz) : NULL;
+		if (!base) {
+			btfi_err(log, "%s: out of memory", path);
+			err = -ENOMEM;
+			goto out;
+		}
+		info->base_how = BTFI_BASE_GIVEN;
+	} else {
+		err = find_base(s, log, &base, info);
+		if (err)
+			goto out;
+	}
 	err = btfi_encode(s, base, &eo, blob, blob_sz, &st);
 	if (err)
 		goto out;

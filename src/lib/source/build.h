@@ -20,6 +20,9 @@ struct btfi_build_opts {
 	struct btfi_log log;
 	const char *debug_file;	/* as --debug-file */
 	const char *debug_dirs;	/* as --debug-dir */
+	/* the base to build over, borrowed (the running kernel's BTF, a
+	 * module's flattened onto it); NULL: found as below */
+	const struct btf *base;
 };
 
 enum btfi_base_how {
@@ -27,6 +30,7 @@ enum btfi_base_how {
 	BTFI_BASE_DEBUG_FILE,	/* the .BTF of its debug file */
 	BTFI_BASE_PAHOLE,	/* pahole --btf_encode_detached on the DWARF file */
 	BTFI_BASE_NONE,		/* no pahole: prototypes from DWARF, structs as FWD */
+	BTFI_BASE_GIVEN,	/* opts.base */
 };
 
 struct btfi_build_info {

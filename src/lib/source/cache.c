@@ -133,6 +133,7 @@ static int check_key(const char *path, const struct btfi_cache_key *k, const str
 	if (fd < 0)
 		return -errno;
 	key_text(k, want, sizeof(want));
+	elf_version(EV_CURRENT);	/* trace -k may not have used libelf yet */
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (fstat(fd, &st) || btfi_elf_check(elf, path, st.st_size, log) ||
 	    elf_getshdrstrndx(elf, &shstrndx))
@@ -178,7 +179,8 @@ int btfi_cache_open(const struct btfi_cache_opts *o, const struct btfi_cache_key
 {
 	static const struct btfi_log no_log;
 	const struct btfi_log *log = OPTS_HAS(o, log) ? &o->log : &no_log;
-	BTFI_OPTS(btfinline_open_opts, oo, .log = *log, .base_path = base_path);
+	BTFI_OPTS(btfinline_open_opts, oo, .log = *log, .base_path = base_path,
+		  .base_base_path = OPTS_GET(o, base_base, NULL));
 	char path[PATH_MAX];
 	int err;
 

@@ -38,6 +38,9 @@ struct btfi_cache_opts {
 	size_t sz;
 	struct btfi_log log;
 	const char *dir;	/* default ${XDG_CACHE_HOME:-$HOME/.cache}/btfinline/encoded */
+	/* open: the base's own base, for an entry whose base is split BTF (a
+	 * kernel module's: /sys/kernel/btf/<m> over /sys/kernel/btf/vmlinux) */
+	const char *base_base;
 };
 
 /* The entry's path (whether it exists or not). -ENOENT: no cache

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* The inline info of a target, from wherever it is (source/source.h). */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,11 +9,14 @@
 #include <unistd.h>
 #include <bpf/btf.h>
 #include "attach/attach_kprobe.h"
+#include "attach/kmodule.h"
+#include "format/base.h"
 #include "elf_file.h"
 #include "log.h"
 #include "opts.h"
 #include "source/cache.h"
 #include "source/source.h"
+#include "source/source_priv.h"
 
 const char *btfi_source_how_str(enum btfi_source_how how)
 {
@@ -26,81 +30,15 @@ const char *btfi_source_how_str(enum btfi_source_how how)
 	return "?";
 }
 
-/* ---- the running kernel ---- */
-
-/* `file`'s BTF (an ELF's .BTF, or raw) must be the running kernel's. */
-static int check_base_file(const char *file, const char *what, const struct btfi_log *log)
-{
-	struct btfi_msgbuf m = { { 0 } };
-	struct btfi_log ml = BTFI_LOG_KEEP(&m);
-	struct btf *b;
-	int err;
-
-	b = btf__parse(file, NULL);
-	if (!b) {
-		err = -errno;
-		btfi_err(log, "%s: cannot read %s BTF: %s", file, what, strerror(-err));
-		return err;
-	}
-	err = btfi_check_base_matches(b, BTFI_SYSFS_BTF, &ml);
-	btf__free(b);
-	if (err)
-		btfi_err(log, "%s: %s", file, m.s);
-	return err;
-}
-
-static int kernel_open(const char *blob, const char *base_file, const struct btfi_log *log,
-		       struct btfinline **out, struct btfi_source_info *info)
-{
-	struct btfi_msgbuf m = { { 0 } };
-	BTFI_OPTS(btfinline_open_opts, oo, .base_path = BTFI_SYSFS_BTF,
-		  .log = BTFI_LOG_KEEP(&m));
-	const char *path = blob ? blob : BTFI_SYSFS_INLINE;
-	int err;
-
-	*out = NULL;
-	if (access(BTFI_SYSFS_BTF, R_OK)) {
-		err = -errno;
-		btfi_err(log, "%s: %s (kernel without CONFIG_DEBUG_INFO_BTF?)", BTFI_SYSFS_BTF,
-			 strerror(errno));
-		return err;
-	}
-	if (!blob && access(path, R_OK)) {
-		btfi_err(log, "%s: not provided by this kernel; pass --inline-btf FILE "
-			 "(btfinline encode VMLINUX --raw FILE, from this kernel's debug vmlinux)", path);
-		return -ENOENT;
-	}
-	/* A raw blob does not name its base: the optional base file (what it
-	 * was encoded against) and an ELF's own .BTF are compared byte for
-	 * byte; the blob is then checked structurally against the live base. */
-	if (base_file && (err = check_base_file(base_file, "base", log)))
-		return err;
-	if (blob && btfi_file_kind(blob) == BTFI_FILE_ELF && (err = check_base_file(blob, "its", log)))
-		return err;
-	err = btfinline__open(path, &oo, out);
-	if (!err) {
-		info->how = blob ? BTFI_SOURCE_FILE : BTFI_SOURCE_SYSFS;
-		snprintf(info->path, sizeof(info->path), "%s", path);
-	}
-	if (err) {
-		/* the reader's message names the file and the record */
-		if (err == -ENOENT || err == -EACCES || err == -ENOMEM || err == -EIO)
-			btfi_err(log, "%s", m.s);
-		else
-			btfi_err(log, "%s; not inline info for the running kernel (its BTF is %s)",
-				 m.s, BTFI_SYSFS_BTF);
-		return err == -EINVAL ? -ESTALE : err;
-	}
-	return 0;
-}
-
 /* ---- user space ---- */
 
 static int user_open(const char *target, const char *blob, const char *base,
-		     const struct btfi_log *log, struct btfinline **out, struct btfi_source_info *info)
+		     const char *base_base, const struct btfi_log *log, struct btfinline **out,
+		     struct btfi_source_info *info)
 {
 	/* A blob's ids continue the target's own .BTF (or --base's). */
-	BTFI_OPTS(btfinline_open_opts, oo, .log = *log, .base_path = base ? base : blob ? target : NULL);
+	BTFI_OPTS(btfinline_open_opts, oo, .log = *log, .base_path = base ? base : blob ? target : NULL,
+		  .base_base_path = base_base);
 	const char *path = blob ? blob : target;
 	int err = btfinline__open(path, &oo, out);
 
@@ -111,7 +49,7 @@ static int user_open(const char *target, const char *blob, const char *base,
 	return err;
 }
 
-static double now(void)
+double btfi_source_now(void)
 {
 	struct timespec ts;
 
@@ -120,7 +58,7 @@ static double now(void)
 }
 
 /* "PATH: problem" -> "problem", to put a message in another's context. */
-static const char *after_path(const char *msg, const char *path)
+const char *btfi_source_after_path(const char *msg, const char *path)
 {
 	size_t n = strlen(path);
 
@@ -132,8 +70,9 @@ static const char *after_path(const char *msg, const char *path)
  * private temp directory, opened and removed. The reader loads the base
  * lazily by path: load it before the file goes.
  */
-static int open_uncached(const struct btfi_cache_key *k, const struct btfi_cache_entry *e,
-			 const struct btfi_log *log, struct btfinline **bi)
+int btfi_source_uncached(const struct btfi_cache_key *k, const struct btfi_cache_entry *e,
+			 const char *base, const char *base_base, const struct btfi_log *log,
+			 struct btfinline **bi)
 {
 	const char *tmpdir = getenv("TMPDIR");
 	char dir[4096], path[4200];
@@ -146,11 +85,11 @@ static int open_uncached(const struct btfi_cache_key *k, const struct btfi_cache
 		return err;
 	}
 	{
-		BTFI_OPTS(btfi_cache_opts, co, .log = *log, .dir = dir);
+		BTFI_OPTS(btfi_cache_opts, co, .log = *log, .dir = dir, .base_base = base_base);
 
 		err = btfi_cache_store(&co, k, e);
 		if (!err)
-			err = btfi_cache_open(&co, k, NULL, bi);
+			err = btfi_cache_open(&co, k, base, bi);
 		if (!err && !btfinline__btf(*bi))
 			err = -EINVAL;
 		if (!btfi_cache_path(&co, k, path, sizeof(path)))
@@ -173,7 +112,7 @@ static int build_open(const char *target, const struct btfi_source_opts *opts,
 	struct btfi_cache_entry e = { .like = target };
 	struct btfi_cache_key k;
 	void *base = NULL, *blob = NULL;
-	double t0 = now();
+	double t0 = btfi_source_now();
 	int err;
 
 	err = btfi_cache_key_file(target, &k, log);
@@ -184,7 +123,7 @@ static int build_open(const char *target, const struct btfi_source_opts *opts,
 	err = btfi_cache_open(&co, &k, NULL, bi);
 	if (!err) {
 		info->how = BTFI_SOURCE_CACHE;
-		info->secs = now() - t0;
+		info->secs = btfi_source_now() - t0;
 		return 0;
 	}
 	if (err != -ENOENT && *info->path)
@@ -193,7 +132,7 @@ static int build_open(const char *target, const struct btfi_source_opts *opts,
 	err = btfi_build_inline(target, &bo, &base, &e.base_sz, &blob, &e.blob_sz, &info->build);
 	if (err) {
 		btfi_err(log, "%s: no .BTF.inline section, and none can be built: %s", target,
-			 after_path(m.s, target));
+			 btfi_source_after_path(m.s, target));
 		return err;
 	}
 	e.base = base;
@@ -215,11 +154,11 @@ static int build_open(const char *target, const struct btfi_source_opts *opts,
 		if (err != -EAGAIN)
 			snprintf(info->note, sizeof(info->note), "not cached: %s", m.s);
 		info->path[0] = 0;
-		err = open_uncached(&k, &e, log, bi);
+		err = btfi_source_uncached(&k, &e, NULL, NULL, log, bi);
 	}
 	free(base);
 	free(blob);
-	info->secs = now() - t0;
+	info->secs = btfi_source_now() - t0;
 	return err;
 }
 
@@ -229,6 +168,7 @@ int btfi_source_open(enum btfi_target t, const char *target, const struct btfi_s
 	static const struct btfi_log no_log;
 	const struct btfi_log *log = OPTS_HAS(opts, log) ? &opts->log : &no_log;
 	const char *blob = OPTS_GET(opts, inline_btf, NULL), *base = OPTS_GET(opts, base, NULL);
+	const char *base_base = OPTS_GET(opts, base_base, NULL);
 	struct btfi_source_info dummy;
 
 	*bi = NULL;
@@ -238,7 +178,7 @@ int btfi_source_open(enum btfi_target t, const char *target, const struct btfi_s
 		info = &dummy;
 	memset(info, 0, sizeof(*info));
 	if (t == BTFI_TARGET_KERNEL)
-		return kernel_open(blob, base, log, bi, info);
+		return btfi_source_kernel(opts, log, bi, info);
 	if (!target) {
 		btfi_err(log, "inline info: no target file");
 		return -EINVAL;
@@ -246,5 +186,5 @@ int btfi_source_open(enum btfi_target t, const char *target, const struct btfi_s
 	if (OPTS_GET(opts, build, false) && !blob && !base &&
 	    btfi_elf_file_has_section(target, ".BTF.inline") == 0)
 		return build_open(target, opts, log, bi, info);
-	return user_open(target, blob, base, log, bi, info);
+	return user_open(target, blob, base, base_base, log, bi, info);
 }

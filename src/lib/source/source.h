@@ -4,7 +4,9 @@
  * and the attach API. A user-space target: its own .BTF.inline section, or
  * a blob (raw or an ELF holding the section) over the target's .BTF. The
  * running kernel: a blob given by the caller, else the kernel's own
- * /sys/kernel/btf/vmlinux.inline, always over /sys/kernel/btf/vmlinux.
+ * /sys/kernel/btf/vmlinux.inline, always over /sys/kernel/btf/vmlinux; a
+ * loaded module's likewise over /sys/kernel/btf/<module> (itself over
+ * vmlinux's), refused unless it was built for the module as loaded.
  * Every view is validated by the reader against its base before use.
  * A user binary without .BTF.inline but with DWARF somewhere (opts.build):
  * its entry in the cache (source/cache.h), else built from the DWARF now
@@ -40,6 +42,19 @@ struct btfi_source_opts {
 	const char *debug_file;	/* where that DWARF is (as --debug-file) */
 	const char *debug_dirs;	/* as --debug-dir */
 	const char *cache_dir;	/* default: see source/cache.h */
+	/* the base's own base when the base is split BTF (a kernel module's
+	 * .BTF builds on vmlinux's); default /sys/kernel/btf/vmlinux */
+	const char *base_base;
+	/* kernel: the inline info of this loaded module instead of vmlinux's
+	 * (inline_btf, else /sys/kernel/btf/<module>.inline), over
+	 * /sys/kernel/btf/<module> and /sys/kernel/btf/vmlinux */
+	const char *module;
+	/* kernel, build: another kernel than the running one (encode
+	 * --kernel): its release and build-id (hex; the module's for a
+	 * module), the cache entry always built; `base` is then its vmlinux
+	 * (default: the debug vmlinux found), required for a module */
+	const char *kernel_release;
+	const char *kernel_build_id;
 };
 
 enum btfi_source_how {
