@@ -782,28 +782,52 @@ bool scan_cfg_const(struct scan_cfg *c, uint64_t addr, uint32_t reg, uint64_t *v
 
 /* ---- per instance ---- */
 
+/* Is block b in loop l (or a loop inside it)? */
+static bool in_loop(const struct scan_cfg *c, uint32_t b, uint32_t l)
+{
+	for (uint32_t x = c->blocks[b].loop; x != NONE; x = c->loops[x].parent)
+		if (x == l)
+			return true;
+	return false;
+}
+
 /*
  * Is loop L the instance's own (marked with stamp)? Its decisions are:
- * every jump that ends one of its blocks is the instance's, and so is
- * most of its code. Not all of it: compilers leave an instruction or two
- * of the caller's in a loop of the body (a constant rematerialized, at
- * line 0). A loop around the call jumps back on a decision of the caller's.
+ * every conditional jump that ends one of its blocks is the instance's,
+ * and so is most of its code. Not all of it: compilers leave an
+ * instruction or two of the caller's in a loop of the body (a constant
+ * rematerialized, the jump back at line 0). A loop around the call exits
+ * on a decision of the caller's, or, if it never exits (`for (;;) f();`),
+ * holds all of the instance: so a loop whose jump back is not the
+ * instance's is its own only if some of the instance's code is outside.
  */
-static bool loop_inside(const struct scan_cfg *c, const struct cfg_loop *L, uint32_t stamp)
+static bool loop_inside(const struct scan_cfg *c, uint32_t l, uint32_t stamp)
 {
+	const struct cfg_loop *L = &c->loops[l];
 	uint32_t in = 0, all = 0;
+	bool foreign_jump = false;
 
 	for (uint32_t j = 0; j < L->n; j++) {
 		const struct cfg_block *bl = &c->blocks[c->lblocks[L->first + j]];
 		uint32_t last = bl->first + bl->n - 1;
 
-		if (c->insns[last].flow >= BTFI_FLOW_JUMP && c->imark[last] != stamp)
-			return false;
+		if (c->insns[last].flow >= BTFI_FLOW_JUMP && c->imark[last] != stamp) {
+			if (c->insns[last].flow != BTFI_FLOW_JUMP)
+				return false;
+			foreign_jump = true;
+		}
 		for (uint32_t i = bl->first; i <= last; i++)
 			in += c->imark[i] == stamp;
 		all += bl->n;
 	}
-	return 2 * in >= all;
+	if (2 * in < all)
+		return false;
+	if (!foreign_jump)
+		return true;
+	for (uint32_t i = 0; i < c->ninsns; i++)
+		if (c->imark[i] == stamp && !in_loop(c, c->insns[i].blk, l))
+			return true;
+	return false;
 }
 
 static bool loop_internal(struct scan_cfg *c, uint32_t l, uint32_t stamp)
@@ -812,7 +836,7 @@ static bool loop_internal(struct scan_cfg *c, uint32_t l, uint32_t stamp)
 
 	if (L->seen != stamp) {
 		L->seen = stamp;
-		L->internal = loop_inside(c, L, stamp);
+		L->internal = loop_inside(c, l, stamp);
 	}
 	return L->internal;
 }
