@@ -962,6 +962,23 @@ moved:
 	return j;
 }
 
+/* Is instruction i reached only through a jump table (or from nowhere
+ * seen)? */
+static bool by_table(const struct scan_cfg *c, uint32_t i)
+{
+	const struct cfg_block *bl = &c->blocks[c->insns[i].blk];
+
+	if (bl->first != i || bl->root)
+		return bl->root && bl->first == i;
+	for (uint32_t k = 0; k < bl->npred; k++) {
+		const struct cfg_block *pb = &c->blocks[c->preds[bl->pred + k]];
+
+		if (c->insns[pb->first + pb->n - 1].flow != BTFI_FLOW_IJUMP)
+			return false;
+	}
+	return bl->npred > 0;
+}
+
 /* Does the code the instance runs from entry e on hold some work: two
  * instructions of it that are neither jumps nor padding? One alone is
  * code the compiler shares with the caller (GCC's `xor %eax,%eax` for both
@@ -1114,12 +1131,14 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 				again = true;
 			}
 	} while (again);
-	/* ways in: only those that do some of the call's work */
+	/* ways in: only those that do some of the call's work, where the
+	 * marker says where the body begins or the way in is a jump table's */
 	if (nent > 1) {
 		uint32_t keep = 0;
 
 		for (k = 0; k < nent; k++)
-			if (ent[k] == mi || does_work(c, pre[k], stamp, D)) {
+			if (ent[k] == mi || (mi == NONE && !by_table(c, pre[k])) ||
+			    does_work(c, pre[k], stamp, D)) {
 				pre[keep] = pre[k];
 				ent[keep++] = ent[k];
 			}
