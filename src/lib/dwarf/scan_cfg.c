@@ -1011,6 +1011,40 @@ static bool does_work(struct scan_cfg *c, uint32_t e, uint32_t stamp, uint16_t D
 	return false;
 }
 
+/* Does every path from instruction a run instruction b before the call
+ * ends (an exit, or the back edge of a loop around it)? */
+static bool must_reach(struct scan_cfg *c, uint32_t a, uint32_t b, uint32_t stamp, uint16_t D)
+{
+	uint32_t ba = c->insns[a].blk, bb = c->insns[b].blk, sp = 0, mark = ++c->stamp;
+
+	if (ba == bb)
+		return a < b;
+	c->work[sp++] = ba;
+	c->blocks[ba].seen = mark;
+	while (sp) {
+		struct cfg_block *bl = &c->blocks[c->work[--sp]];
+
+		if (!bl->nsucc)
+			return false;
+		for (uint32_t k = 0; k < bl->nsucc; k++) {
+			uint32_t s = c->succs[bl->succ + k], t = s & ~BACK;
+
+			if (s & BACK) {
+				if (!loop_internal(c, c->blocks[t].loop, stamp))
+					return false;	/* next iteration */
+				continue;
+			}
+			if (t == bb || c->blocks[t].seen == mark)
+				continue;
+			if (ext_depth(c, t, stamp) < D)
+				return false;		/* out of the loop */
+			c->blocks[t].seen = mark;
+			c->work[sp++] = t;
+		}
+	}
+	return true;
+}
+
 /* The first instruction of the instance at depth D (or the marker) on
  * every path from the root, in ent[] (at most SCAN_CFG_MAX_ENTRIES: else
  * returns that + 1). */
@@ -1108,13 +1142,15 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 	for (k = 0; k < nent; k++)
 		pre[k] = ent[k], ent[k] = settle(c, ent[k], out, refuse);
 	/*
-	 * Each call must meet exactly one. Of two on one path, the later one
-	 * stays: the earlier is code the compiler ran ahead (before a branch
-	 * of the caller's: it runs also when the call does not), or the path
-	 * meets the later one anyway. The marker stays against anything after
-	 * it: the compiler said the body begins there, and code of the body
-	 * that other paths reach without it is the caller's (a reload the
-	 * loop around the call runs every iteration, a tail merged with it).
+	 * Each call must meet exactly one. Of two on one path: the marker
+	 * stays against anything after it (the compiler said the body begins
+	 * there; code of the body that other paths reach without it is the
+	 * caller's: a reload the loop around the call runs every iteration, a
+	 * tail merged with it) and the later one against the marker (code run
+	 * ahead of it). Without a marker the later one stays if every path
+	 * from the earlier meets it (other calls join there: clang's
+	 * sqlite3_value_bytes), else the earlier (the later is a join other
+	 * code takes too: clang's sqlite3BtreeLast).
 	 */
 	do {
 		again = false;
@@ -1124,7 +1160,8 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 
 				if (i == k || (ent[i] != ent[k] && !reaches(c, ent[k], ent[i], stamp, D)))
 					continue;
-				if (ent[k] == mi && ent[i] != mi)
+				if (ent[i] != ent[k] && (ent[k] == mi ||
+				    (ent[i] != mi && !must_reach(c, ent[k], ent[i], stamp, D))))
 					drop = i;
 				ent[drop] = ent[--nent];
 				pre[drop] = pre[nent];
