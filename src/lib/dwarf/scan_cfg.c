@@ -9,16 +9,18 @@
  * per iteration), padding in front of a loop head, duplicated entry paths.
  *
  * The function's code is decoded with capstone into basic blocks; a
- * virtual root enters at the function's entry and at every block nothing
- * is seen to jump to (jump tables, static-key jumps patched at run time).
+ * virtual root enters at the function's entry and at code nothing is seen
+ * to jump to (padding after a jump is dead; the targets of an indirect
+ * jump, jump tables, are the regions the entry does not reach; a kernel's
+ * static-key jumps, exception fixups and WARN()s come from scan_kflow.c).
  * Dominators (Cooper, Harvey, Kennedy: "A Simple, Fast Dominance
  * Algorithm"), back edges (to a block that dominates the source) and
- * natural loops follow. Per instance, a loop is *inside* it when every
- * instruction of the loop belongs to the instance's ranges, else it is
- * *around* the call. The call runs once per iteration of the innermost loop
- * around it that holds code of the instance: the instance's instructions
- * at that depth are the ones that run per call, and the entries are the
- * first of them on each path (the root reaches them through no other).
+ * natural loops follow. Per instance, a loop is *inside* it when its
+ * decisions are the instance's (loop_inside()), else it is *around* the
+ * call. The call runs once per iteration of the innermost loop around it
+ * that holds code of the instance: the instance's instructions at that
+ * depth are the ones that run per call, and the entries are the first of
+ * them on each path from the root. scan_cfg_entries() says the rest.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -35,7 +37,7 @@ struct cfg_insn {
 	const uint8_t *code;
 	uint32_t blk;
 	uint32_t xe;			/* first of its jumps the code does not show, NONE */
-	uint32_t writes;		/* btfi_insn_writes(), once eff_known */
+	uint32_t writes;		/* btfi_insn_writes(), once writes_known */
 	uint8_t len, flow;
 	bool nop, refused, leader, writes_known;
 };
