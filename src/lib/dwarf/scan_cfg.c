@@ -1151,8 +1151,9 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 	 * tail merged with it) and the later one against the marker (code run
 	 * ahead of it). Without a marker the later one stays if every path
 	 * from the earlier meets it (other calls join there: clang's
-	 * sqlite3_value_bytes), else the earlier (the later is a join other
-	 * code takes too: clang's sqlite3BtreeLast).
+	 * sqlite3_value_bytes) or the earlier does no work of the call (a
+	 * test on one way in: clang's sqlite3Strlen30), else the earlier (the
+	 * later is a join other code takes too: clang's sqlite3BtreeLast).
 	 */
 	do {
 		again = false;
@@ -1163,7 +1164,8 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 				if (i == k || (ent[i] != ent[k] && !reaches(c, ent[k], ent[i], stamp, D)))
 					continue;
 				if (ent[i] != ent[k] && (ent[k] == mi ||
-				    (ent[i] != mi && !must_reach(c, ent[k], ent[i], stamp, D))))
+				    (ent[i] != mi && !must_reach(c, ent[k], ent[i], stamp, D) &&
+				     does_work(c, ent[k], stamp, D))))
 					drop = i;
 				ent[drop] = ent[--nent];
 				pre[drop] = pre[nent];
