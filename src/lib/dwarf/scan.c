@@ -1058,11 +1058,19 @@ static int borrow_loc(struct btfi_scan *s, struct scan_priv *p, const struct wal
 
 	if (!dwarf_attr(pdie, DW_AT_location, &a))
 		return 0;
-	while (bc.nr < 32 && (off = dwarf_getlocations(&a, off, &base, &b, &e, &ops, &nops)) > 0)
-		if (b < e || (ev->has && b == ev->addr)) {	/* [A, A): views at A */
+	while ((off = dwarf_getlocations(&a, off, &base, &b, &e, &ops, &nops)) > 0) {
+		/* Only a gap in the list is filled: where it does say something
+		 * at the probe (another view, an expression we cannot carry),
+		 * what it says further on may be a value the body computed
+		 * already (GCC hoists `p = p->pRight` above the entry marker:
+		 * SQLite's whereRightSubexprIsColumn, seen by the truth harness). */
+		if ((b <= addr && addr < e) || (b == e && b == addr))
+			return 0;
+		if (bc.nr < 32 && (b < e || (ev->has && b == ev->addr))) {	/* [A, A): views at A */
 			bc.lo[bc.nr] = b;
 			bc.hi[bc.nr++] = b < e ? e : b + 1;
 		}
+	}
 	if (!bc.nr)
 		return 0;
 	/* on: the first place each way with a location nothing changed */
