@@ -65,8 +65,11 @@ static int load_elf_tables(struct btfi_scan *s, struct scan_priv *p)
 {
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;
+	GElf_Ehdr eh;
 	GElf_Shdr sh;
 
+	if (gelf_getehdr(s->elf, &eh) && eh.e_type == ET_REL)
+		p->relocatable = true;
 	if (elf_getshdrstrndx(s->elf, &shstrndx))
 		shstrndx = 0;
 	while ((scn = elf_nextscn(s->elf, scn))) {
@@ -87,7 +90,7 @@ static int load_elf_tables(struct btfi_scan *s, struct scan_priv *p)
 								 .idx = elf_ndxscn(scn) };
 		}
 	}
-	if (p->kernel) {
+	if (p->kernel && !p->relocatable) {
 		int err = scan_kernel_flow(p, sym_elf(s));
 
 		if (err)
@@ -803,7 +806,9 @@ static int per_call(struct scan_priv *p, struct walk_ctx *ctx, const struct rang
 	int err;
 
 	memset(ch, 0, sizeof(*ch));
-	if (!ctx->fn_valid)
+	/* A relocatable object's sections all start at 0: no one address
+	 * space to follow jumps in (entry-pc's address then). */
+	if (!ctx->fn_valid || p->relocatable)
 		return 0;
 	if (!p->cfg && scan_cfg_new(&p->cfg))
 		return -ENOMEM;

@@ -58,6 +58,7 @@ struct scan_priv {
 	int policy;
 	bool no_locations;
 	bool kernel;			/* vmlinux or a module: probed by kprobes */
+	bool relocatable;		/* ET_REL: per-section addresses */
 	struct scan_xedge *xedges;	uint32_t nxedges, xedges_cap;	/* sorted by from */
 	uint8_t addr_size;
 
