@@ -782,28 +782,52 @@ bool scan_cfg_const(struct scan_cfg *c, uint64_t addr, uint32_t reg, uint64_t *v
 
 /* ---- per instance ---- */
 
+/* Is block b in loop l (or a loop inside it)? */
+static bool in_loop(const struct scan_cfg *c, uint32_t b, uint32_t l)
+{
+	for (uint32_t x = c->blocks[b].loop; x != NONE; x = c->loops[x].parent)
+		if (x == l)
+			return true;
+	return false;
+}
+
 /*
  * Is loop L the instance's own (marked with stamp)? Its decisions are:
- * every jump that ends one of its blocks is the instance's, and so is
- * most of its code. Not all of it: compilers leave an instruction or two
- * of the caller's in a loop of the body (a constant rematerialized, at
- * line 0). A loop around the call jumps back on a decision of the caller's.
+ * every conditional jump that ends one of its blocks is the instance's,
+ * and so is most of its code. Not all of it: compilers leave an
+ * instruction or two of the caller's in a loop of the body (a constant
+ * rematerialized, the jump back at line 0). A loop around the call exits
+ * on a decision of the caller's, or, if it never exits (`for (;;) f();`),
+ * holds all of the instance: so a loop whose jump back is not the
+ * instance's is its own only if some of the instance's code is outside.
  */
-static bool loop_inside(const struct scan_cfg *c, const struct cfg_loop *L, uint32_t stamp)
+static bool loop_inside(const struct scan_cfg *c, uint32_t l, uint32_t stamp)
 {
+	const struct cfg_loop *L = &c->loops[l];
 	uint32_t in = 0, all = 0;
+	bool foreign_jump = false;
 
 	for (uint32_t j = 0; j < L->n; j++) {
 		const struct cfg_block *bl = &c->blocks[c->lblocks[L->first + j]];
 		uint32_t last = bl->first + bl->n - 1;
 
-		if (c->insns[last].flow >= BTFI_FLOW_JUMP && c->imark[last] != stamp)
-			return false;
+		if (c->insns[last].flow >= BTFI_FLOW_JUMP && c->imark[last] != stamp) {
+			if (c->insns[last].flow != BTFI_FLOW_JUMP)
+				return false;
+			foreign_jump = true;
+		}
 		for (uint32_t i = bl->first; i <= last; i++)
 			in += c->imark[i] == stamp;
 		all += bl->n;
 	}
-	return 2 * in >= all;
+	if (2 * in < all)
+		return false;
+	if (!foreign_jump)
+		return true;
+	for (uint32_t i = 0; i < c->ninsns; i++)
+		if (c->imark[i] == stamp && !in_loop(c, c->insns[i].blk, l))
+			return true;
+	return false;
 }
 
 static bool loop_internal(struct scan_cfg *c, uint32_t l, uint32_t stamp)
@@ -812,7 +836,7 @@ static bool loop_internal(struct scan_cfg *c, uint32_t l, uint32_t stamp)
 
 	if (L->seen != stamp) {
 		L->seen = stamp;
-		L->internal = loop_inside(c, L, stamp);
+		L->internal = loop_inside(c, l, stamp);
 	}
 	return L->internal;
 }
@@ -938,38 +962,36 @@ moved:
 	return j;
 }
 
-/* Does every path from instruction a run instruction b before the call
- * ends (an exit, or the back edge of a loop around it)? */
-static bool must_reach(struct scan_cfg *c, uint32_t a, uint32_t b, uint32_t stamp, uint16_t D)
+/* Does the code the instance runs from entry e on hold some work: two
+ * instructions of it that are neither jumps nor padding? One alone is
+ * code the compiler shares with the caller (GCC's `xor %eax,%eax` for both
+ * the caller's 0 and the body's; clang's line-0 instructions inside the
+ * instance's range on a jump-table path), not a way into the call. */
+static bool does_work(struct scan_cfg *c, uint32_t e, uint32_t stamp, uint16_t D)
 {
-	uint32_t ba = c->insns[a].blk, bb = c->insns[b].blk, sp = 0, mark = ++c->stamp;
+	uint32_t sp = 0, mark = ++c->stamp, work = 0, seen = 0;
 
-	if (ba == bb)
-		return a < b;
-	c->work[sp++] = ba;
-	c->blocks[ba].seen = mark;
-	while (sp) {
-		struct cfg_block *bl = &c->blocks[c->work[--sp]];
+	c->work[sp++] = c->insns[e].blk;
+	c->blocks[c->insns[e].blk].seen = mark;
+	while (sp && seen < 64) {
+		const struct cfg_block *bl = &c->blocks[c->work[--sp]];
+		uint32_t i = bl == &c->blocks[c->insns[e].blk] ? e : bl->first;
 
-		if (!bl->nsucc)
-			return false;
+		seen++;
+		for (; i < bl->first + bl->n; i++)
+			if (c->imark[i] == stamp && !c->insns[i].nop &&
+			    c->insns[i].flow < BTFI_FLOW_JUMP && ++work >= 2)
+				return true;
 		for (uint32_t k = 0; k < bl->nsucc; k++) {
-			uint32_t s = c->succs[bl->succ + k], t = s & ~BACK;
+			uint32_t s = c->succs[bl->succ + k];
 
-			if (s & BACK) {
-				if (!loop_internal(c, c->blocks[t].loop, stamp))
-					return false;	/* next iteration */
+			if (s & BACK || c->blocks[s].seen == mark || ext_depth(c, s, stamp) < D)
 				continue;
-			}
-			if (t == bb || c->blocks[t].seen == mark)
-				continue;
-			if (ext_depth(c, t, stamp) < D)
-				return false;		/* out of the loop */
-			c->blocks[t].seen = mark;
-			c->work[sp++] = t;
+			c->blocks[s].seen = mark;
+			c->work[sp++] = s;
 		}
 	}
-	return true;
+	return false;
 }
 
 /* The first instruction of the instance at depth D (or the marker) on
@@ -1072,9 +1094,10 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 	 * Each call must meet exactly one. Of two on one path, the later one
 	 * stays: the earlier is code the compiler ran ahead (before a branch
 	 * of the caller's: it runs also when the call does not), or the path
-	 * meets the later one anyway. The marker stays against anything
-	 * after it that it does not always reach: the compiler said the
-	 * body begins there.
+	 * meets the later one anyway. The marker stays against anything after
+	 * it: the compiler said the body begins there, and code of the body
+	 * that other paths reach without it is the caller's (a reload the
+	 * loop around the call runs every iteration, a tail merged with it).
 	 */
 	do {
 		again = false;
@@ -1084,13 +1107,25 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 
 				if (i == k || (ent[i] != ent[k] && !reaches(c, ent[k], ent[i], stamp, D)))
 					continue;
-				if (ent[k] == mi && ent[i] != mi && !must_reach(c, mi, ent[i], stamp, D))
+				if (ent[k] == mi && ent[i] != mi)
 					drop = i;
 				ent[drop] = ent[--nent];
 				pre[drop] = pre[nent];
 				again = true;
 			}
 	} while (again);
+	/* ways in: only those that do some of the call's work */
+	if (nent > 1) {
+		uint32_t keep = 0;
+
+		for (k = 0; k < nent; k++)
+			if (ent[k] == mi || does_work(c, pre[k], stamp, D)) {
+				pre[keep] = pre[k];
+				ent[keep++] = ent[k];
+			}
+		if (keep)
+			nent = keep;
+	}
 	fi = find_insn(c, fallback);
 	if (nent > 1)
 		out->how = BTFI_PROBE_HOW_MULTI;
