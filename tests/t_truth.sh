@@ -2,10 +2,11 @@
 # Truth harness, bounded (issue 13, section 1; `make truth` is the full run):
 # the fixtures and at most $TRUTH_CAP (default 40) SQLite functions per
 # compiler, gcc and clang at -O2, against a gcc -O0 build seen by bpftrace.
-# Fails when any value differs from the truth, and (until the lead decides
-# on an expected-failure list) when any (function, call line) whose call
-# the -O2 binary has gives more or fewer events than calls. The tables
-# (tests/truth/truth.py) are printed either way.
+# Fails when any value differs from the truth, or any (function, call line)
+# whose call the -O2 binary has gives more or fewer events than calls,
+# unless that mismatch is in tests/truth/expected with its diagnosis (a
+# compiler's wrong DWARF, or an open probe-address case): a new one fails.
+# The tables (tests/truth/truth.py) are printed either way.
 # Skips (77) only without root, uprobes, bpftrace or npm; the first run
 # builds SQLite (cached in $BTFI_CACHE or ~/.cache/btfinline/truth).
 . "$TOP/tests/lib_trace.sh"
@@ -35,6 +36,6 @@ sys.exit(bad)
 PY
 case $rc in
 0) echo PASS ;;
-1) echo "FAIL: values differ or counts differ (tables above)"; exit 1 ;;
+1) echo "FAIL: values or counts differ beyond tests/truth/expected (tables above)"; exit 1 ;;
 *) echo "FAIL: harness error"; exit 1 ;;
 esac

@@ -40,7 +40,7 @@ for src in tests/fixtures/*.c; do
 		--build gcc="$out/$name-O0-gcc,$BUILD/fixtures/$name-gcc-dw5" \
 		--build clang="$out/$name-O0-clang,$BUILD/fixtures/$name-clang-dw5" \
 		--btfinline "$BTFINLINE" --protos "$PROTOS" --cache "$CACHE/results" \
-		--json "$out/$name.json" -- 5
+		--json "$out/$name.json" --expect tests/truth/expected -- 5
 	r=$?; [ $r -gt $rc ] && rc=$r
 done
 
@@ -49,6 +49,6 @@ python3 tests/truth/truth.py --name sqlite --cap $cap \
 	--build gcc="$dir/sqlite-O0-gcc,$dir/sqlite-O2-gcc" \
 	--build clang="$dir/sqlite-O0-clang,$dir/sqlite-O2-clang" \
 	--btfinline "$BTFINLINE" --protos "$PROTOS" --cache "$CACHE/results" \
-	--json "$out/sqlite.json" -- 1
+	--json "$out/sqlite.json" --expect tests/truth/expected -- 1
 r=$?; [ $r -gt $rc ] && rc=$r
 exit $rc
