@@ -54,65 +54,81 @@ int btfi_elf_check(Elf *elf, const char *path, uint64_t fsize, const struct btfi
 	return 0;
 }
 
-int btfi_elf_check_file(const char *path, const struct btfi_log *log)
+int btfi_elf_open(const char *path, enum btfi_elf_open_check check, struct btfi_elf_fd *ef,
+		  const struct btfi_log *log)
 {
 	struct stat st;
-	Elf *elf;
-	int fd, err;
+	int err;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
+	ef->elf = NULL;
+	ef->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (ef->fd < 0 || fstat(ef->fd, &st)) {
 		err = -errno;
 		btfi_err(log, "%s: %s", path, strerror(-err));
-		return err;
+		goto fail;
 	}
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+	if (!S_ISREG(st.st_mode)) {
 		err = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
 		btfi_err(log, "%s: %s", path, err == -EISDIR ? strerror(EISDIR) : "not a regular file");
-		close(fd);
-		return err;
+		goto fail;
 	}
+	ef->size = st.st_size;
 	elf_version(EV_CURRENT);
-	elf = elf_begin(fd, ELF_C_READ, NULL);
-	err = btfi_elf_check(elf, path, st.st_size, log);
-	if (elf)
-		elf_end(elf);
-	close(fd);
+	ef->elf = elf_begin(ef->fd, ELF_C_READ_MMAP, NULL);
+	if (check == BTFI_ELF_FULL) {
+		err = btfi_elf_check(ef->elf, path, ef->size, log);
+	} else if (!ef->elf || elf_kind(ef->elf) != ELF_K_ELF) {
+		btfi_err(log, "%s: not an ELF file", path);
+		err = -EINVAL;
+	} else {
+		err = 0;
+	}
+	if (!err)
+		return 0;
+fail:
+	btfi_elf_close(ef);
 	return err;
 }
 
-static void quiet(void *ctx, const char *msg)
+void btfi_elf_close(struct btfi_elf_fd *ef)
 {
+	if (ef->elf)
+		elf_end(ef->elf);
+	if (ef->fd >= 0)
+		close(ef->fd);
+	ef->elf = NULL;
+	ef->fd = -1;
+}
+
+int btfi_elf_check_file(const char *path, const struct btfi_log *log)
+{
+	struct btfi_elf_fd ef;
+	int err = btfi_elf_open(path, BTFI_ELF_FULL, &ef, log);
+
+	btfi_elf_close(&ef);
+	return err;
 }
 
 int btfi_elf_file_has_section(const char *path, const char *name)
 {
-	const struct btfi_log no_msg = { .fn = quiet };
+	const struct btfi_log none = BTFI_LOG_NONE;
+	struct btfi_elf_fd ef;
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;
-	struct stat st;
-	Elf *elf;
-	int fd, ret = 0;
+	int ret;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	elf_version(EV_CURRENT);
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || btfi_elf_check(elf, path, st.st_size, &no_msg) ||
-	    elf_getshdrstrndx(elf, &shstrndx))
+	ret = btfi_elf_open(path, BTFI_ELF_FULL, &ef, &none);
+	if (!ret && elf_getshdrstrndx(ef.elf, &shstrndx))
 		ret = -EINVAL;
-	while (!ret && (scn = elf_nextscn(elf, scn))) {
+	while (!ret && (scn = elf_nextscn(ef.elf, scn))) {
 		GElf_Shdr sh;
 		const char *nm;
 
 		if (gelf_getshdr(scn, &sh) && sh.sh_type != SHT_NOBITS &&
-		    (nm = elf_strptr(elf, shstrndx, sh.sh_name)) && !strcmp(nm, name))
+		    (nm = elf_strptr(ef.elf, shstrndx, sh.sh_name)) && !strcmp(nm, name))
 			ret = 1;
 	}
-	if (elf)
-		elf_end(elf);
-	close(fd);
+	btfi_elf_close(&ef);
 	return ret;
 }
 
@@ -187,21 +203,15 @@ size_t btfi_elf_build_id(Elf *elf, char *hex, size_t len)
 
 size_t btfi_elf_file_build_id(const char *path, char *hex, size_t len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	const struct btfi_log none = BTFI_LOG_NONE;
+	struct btfi_elf_fd ef;
 	size_t n = 0;
-	Elf *elf;
 
 	if (len)
 		hex[0] = 0;
-	if (fd < 0)
-		return 0;
-	elf_version(EV_CURRENT);
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (elf && elf_kind(elf) == ELF_K_ELF)
-		n = btfi_elf_build_id(elf, hex, len);
-	if (elf)
-		elf_end(elf);
-	close(fd);
+	if (!btfi_elf_open(path, BTFI_ELF_KIND, &ef, &none))
+		n = btfi_elf_build_id(ef.elf, hex, len);
+	btfi_elf_close(&ef);
 	return n;
 }
 
@@ -216,18 +226,12 @@ bool btfi_elf_is_kmod(Elf *elf)
 
 bool btfi_file_is_kmod(const char *path)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	Elf *elf;
+	const struct btfi_log none = BTFI_LOG_NONE;
+	struct btfi_elf_fd ef;
 	bool yes;
 
-	if (fd < 0)
-		return false;
-	elf_version(EV_CURRENT);
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	yes = elf && elf_kind(elf) == ELF_K_ELF && btfi_elf_is_kmod(elf);
-	if (elf)
-		elf_end(elf);
-	close(fd);
+	yes = !btfi_elf_open(path, BTFI_ELF_KIND, &ef, &none) && btfi_elf_is_kmod(ef.elf);
+	btfi_elf_close(&ef);
 	return yes;
 }
 
@@ -263,20 +267,17 @@ int btfi_elf_info_load(const char *path, struct btfi_elf_info *ei, const struct 
 {
 	size_t shstrndx, nphdr, strsz = 0, strcap = 0, i;
 	Elf_Scn *scn = NULL;
+	struct btfi_elf_fd ef;
 	GElf_Ehdr eh;
 	Elf *elf;
-	int fd, err = 0;
+	int err;
 
 	memset(ei, 0, sizeof(*ei));
-	elf_version(EV_CURRENT);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		err = -errno;
-		btfi_err(log, "%s: %s", path, strerror(errno));
+	err = btfi_elf_open(path, BTFI_ELF_KIND, &ef, log);
+	if (err)
 		return err;
-	}
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh) ||
+	elf = ef.elf;
+	if (!gelf_getehdr(elf, &eh) ||
 	    elf_getshdrstrndx(elf, &shstrndx) || elf_getphdrnum(elf, &nphdr)) {
 		btfi_err(log, "%s: not an ELF file", path);
 		err = -EINVAL;
@@ -345,9 +346,7 @@ nomem:
 out:
 	if (err)
 		btfi_elf_info_free(ei);
-	if (elf)
-		elf_end(elf);
-	close(fd);
+	btfi_elf_close(&ef);
 	return err;
 }
 
@@ -355,23 +354,13 @@ int btfi_elf_info_debug_syms(struct btfi_elf_info *ei, const char *debug_file,
 			     const struct btfi_log *log)
 {
 	struct btfi_syms syms;
-	struct stat st;
-	Elf *elf;
-	int fd, err;
+	struct btfi_elf_fd ef;
+	int err;
 
 	if (ei->has_symtab)
 		return 0;
-	fd = open(debug_file, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st)) {
-		err = -errno;
-		btfi_err(log, "%s: %s", debug_file, strerror(-err));
-		if (fd >= 0)
-			close(fd);
-		return err;
-	}
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	err = btfi_elf_check(elf, debug_file, st.st_size, log);
-	if (!err && btfi_syms_load(elf, &syms)) {
+	err = btfi_elf_open(debug_file, BTFI_ELF_FULL, &ef, log);
+	if (!err && btfi_syms_load(ef.elf, &syms)) {
 		btfi_err(log, "%s: out of memory", debug_file);
 		err = -ENOMEM;
 	}
@@ -382,9 +371,7 @@ int btfi_elf_info_debug_syms(struct btfi_elf_info *ei, const char *debug_file,
 	} else if (!err) {
 		btfi_syms_free(&syms);
 	}
-	if (elf)
-		elf_end(elf);
-	close(fd);
+	btfi_elf_close(&ef);
 	return err;
 }
 

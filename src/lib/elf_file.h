@@ -20,6 +20,24 @@ int btfi_elf_check(Elf *elf, const char *path, uint64_t fsize, const struct btfi
 /* The same on a file by name (encode's first step); also -errno of open. */
 int btfi_elf_check_file(const char *path, const struct btfi_log *log);
 
+/* An ELF file opened for reading (libelf over mmap). */
+struct btfi_elf_fd {
+	int fd;
+	Elf *elf;
+	uint64_t size;
+};
+/* How much btfi_elf_open checks: only that it is an ELF, or everything
+ * btfi_elf_check does. */
+enum btfi_elf_open_check { BTFI_ELF_KIND, BTFI_ELF_FULL };
+/*
+ * Opens path read-only, the one way every reader of a whole file starts.
+ * Logs "PATH: problem" once (strerror, "not an ELF file", or what
+ * btfi_elf_check says); 0, -errno or -EINVAL. ef is closed on failure.
+ */
+int btfi_elf_open(const char *path, enum btfi_elf_open_check check, struct btfi_elf_fd *ef,
+		  const struct btfi_log *log);
+void btfi_elf_close(struct btfi_elf_fd *ef);
+
 /* 1 if the ELF file at path has a section `name` (not NOBITS), 0 if not,
  * -errno if it is no readable ELF (nothing logged). */
 int btfi_elf_file_has_section(const char *path, const char *name);

@@ -20,4 +20,8 @@ struct btfi_msgbuf {
 void btfi_log_keep(void *ctx, const char *msg);
 #define BTFI_LOG_KEEP(buf) ((struct btfi_log){ .fn = btfi_log_keep, .ctx = (buf) })
 
+/* A sink that drops every message, for callers that only ask yes or no. */
+void btfi_log_drop(void *ctx, const char *msg);
+#define BTFI_LOG_NONE ((struct btfi_log){ .fn = btfi_log_drop })
+
 #endif

@@ -31,8 +31,6 @@ static void klabel(const struct btfi_ksyms *ks, const struct btfi_kmod *mod, uin
 		snprintf(buf, len, "0x%llx", (unsigned long long)addr);
 }
 
-static void drop_msg(void *ctx, const char *msg) { (void)ctx; (void)msg; }
-
 /* A module's own FUNC `name` (below `end`, the blob's first id): its types
  * follow vmlinux's in the base, so the last match is the module's when
  * both have one (a static function name used twice). */
@@ -56,7 +54,7 @@ int btfi_collect_ksites(struct btfinline *bi, const struct btfi_ksyms *ks,
 {
 	const struct btf *btf = btfinline__btf(bi);
 	const struct btfinline_site *first;
-	struct btfi_log quiet = { .fn = drop_msg };
+	struct btfi_log quiet = BTFI_LOG_NONE;
 	size_t n, before = out->cnt, nskip0 = skips->n;
 	bool known = false;
 

@@ -21,6 +21,7 @@
 #include <unistd.h>
 #include "atomic_file.h"
 #include "format/elf_write.h"
+#include "elf_file.h"
 #include "log.h"
 
 static uint64_t align_up(uint64_t v, uint64_t a)
@@ -171,22 +172,17 @@ int btfi_elf_write_section(const char *in, const char *outp, const char *secname
 			   const void *data, size_t sz, const struct btfi_log *log)
 {
 	struct btfi_atomic out = { .fd = -1 };
+	struct btfi_elf_fd ef;
 	struct stat st, ost;
-	Elf *elf = NULL;
-	int fd_in, err;
 	bool in_place;
+	int err;
 
-	elf_version(EV_CURRENT);
-	fd_in = open(in, O_RDONLY | O_CLOEXEC);
-	if (fd_in < 0 || fstat(fd_in, &st)) {
+	err = btfi_elf_open(in, BTFI_ELF_KIND, &ef, log);
+	if (err)
+		return err;
+	if (fstat(ef.fd, &st)) {
 		err = -errno;
 		btfi_err(log, "%s: %s", in, strerror(-err));
-		goto out;
-	}
-	elf = elf_begin(fd_in, ELF_C_READ_MMAP, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF) {
-		btfi_err(log, "%s: not an ELF file", in);
-		err = -EINVAL;
 		goto out;
 	}
 	/* Through a symlink the file it names is replaced (the link stays);
@@ -203,16 +199,13 @@ int btfi_elf_write_section(const char *in, const char *outp, const char *secname
 		btfi_atomic_abort(&out);
 		goto out;
 	}
-	err = copy_elf(elf, out.fd, secname, data, sz, in, log);
+	err = copy_elf(ef.elf, out.fd, secname, data, sz, in, log);
 	if (err)
 		btfi_atomic_abort(&out);
 	else
 		err = btfi_atomic_commit(&out, log);
 out:
-	if (elf)
-		elf_end(elf);
-	if (fd_in >= 0)
-		close(fd_in);
+	btfi_elf_close(&ef);
 	return err;
 }
 
@@ -335,33 +328,21 @@ int btfi_elf_write_new(const char *outp, const char *like, const struct btfi_elf
 		       size_t nsecs, const struct btfi_log *log)
 {
 	struct btfi_atomic out = { .fd = -1 };
-	Elf *elf = NULL;
-	int fd_in, err;
+	struct btfi_elf_fd ef;
+	int err;
 
-	elf_version(EV_CURRENT);
-	fd_in = open(like, O_RDONLY | O_CLOEXEC);
-	if (fd_in < 0) {
-		err = -errno;
-		btfi_err(log, "%s: %s", like, strerror(-err));
+	err = btfi_elf_open(like, BTFI_ELF_KIND, &ef, log);
+	if (err)
 		return err;
-	}
-	elf = elf_begin(fd_in, ELF_C_READ_MMAP, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF) {
-		btfi_err(log, "%s: not an ELF file", like);
-		err = -EINVAL;
-		goto out;
-	}
 	err = btfi_atomic_open(&out, outp, 0644, true, log);
 	if (err)
 		goto out;
-	err = write_new(elf, out.fd, secs, nsecs, outp, log);
+	err = write_new(ef.elf, out.fd, secs, nsecs, outp, log);
 	if (err)
 		btfi_atomic_abort(&out);
 	else
 		err = btfi_atomic_commit(&out, log);
 out:
-	if (elf)
-		elf_end(elf);
-	close(fd_in);
+	btfi_elf_close(&ef);
 	return err;
 }

@@ -122,21 +122,18 @@ static void key_text(const struct btfi_cache_key *k, char *buf, size_t len)
 static int check_key(const char *path, const struct btfi_cache_key *k, const struct btfi_log *log)
 {
 	char want[sizeof(k->id) + 64];
+	struct btfi_elf_fd ef;
 	size_t shstrndx;
 	Elf_Scn *scn = NULL;
-	struct stat st;
 	Elf *elf;
-	int fd, err = -EBADMSG;
+	int err = -EBADMSG;
 	bool found = false;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
 	key_text(k, want, sizeof(want));
-	elf_version(EV_CURRENT);	/* trace -k may not have used libelf yet */
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (fstat(fd, &st) || btfi_elf_check(elf, path, st.st_size, log) ||
-	    elf_getshdrstrndx(elf, &shstrndx))
+	if (btfi_elf_open(path, BTFI_ELF_FULL, &ef, log))
+		return -EBADMSG;
+	elf = ef.elf;
+	if (elf_getshdrstrndx(elf, &shstrndx))
 		goto out;
 	while ((scn = elf_nextscn(elf, scn)) && !found) {
 		const char *nm;
@@ -168,9 +165,7 @@ static int check_key(const char *path, const struct btfi_cache_key *k, const str
 	if (!found)
 		btfi_err(log, "%s: no %s section", path, KEY_SEC);
 out:
-	if (elf)
-		elf_end(elf);
-	close(fd);
+	btfi_elf_close(&ef);
 	return err;
 }
 
