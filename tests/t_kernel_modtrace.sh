@@ -71,20 +71,10 @@ T=/sys/kernel/tracing
 L=/sys/kernel/debug/kprobes/list
 insmod ./overlay.ko || { echo "insmod failed"; exit 1; }
 cmp /sys/kernel/btf/overlay ovl.btf && echo "BTF-SAME"
-mkdir -p /tmp/l/d /tmp/u/d /tmp/w /tmp/m
-for n in $lower; do echo x >/tmp/l/d/\$n; done
-for n in $upper; do echo y >/tmp/u/d/\$n; done
+$(vm_guest_fns)
+TRACE="./btfinline trace -k"
+ovl_mount "$lower" "$upper"
 ls -ia /tmp/u/d | sed 's/^ */INO /'
-mount -t overlay overlay -o lowerdir=/tmp/l,upperdir=/tmp/u,workdir=/tmp/w /tmp/m || { echo "mount failed"; exit 1; }
-start() {	# name args...
-	n=\$1; shift
-	./btfinline trace -k "\$@" >\$n.out 2>\$n.err &
-	pid=\$!
-	i=0
-	while ! grep -qsE 'probes? on ' \$n.err && kill -0 \$pid 2>/dev/null && [ \$i -lt 600 ]; do
-		sleep 0.1; i=\$((i + 1))
-	done
-}
 kprobes() { grep -c . \$L; }
 ref() {	# 0|1 func...: the reference events of these functions
 	v=\$1; shift
@@ -139,12 +129,8 @@ EOS
 files=("$BTFINLINE:btfinline" "$kblob:k.blob" "$ovl:overlay.ko" "$KOUT/ovl.enc.ko:ovl.enc.ko"
        "$KOUT/ovl.blob:ovl.blob" "$KOUT/xfs.blob:xfs.blob" "$KOUT/xfs.enc.ko:xfs.enc.ko"
        "$KOUT/ovl.btf:ovl.btf" "$KOUT/kprobes:kprobes")
-rc=0
-"$KTOP/tests/kernel/vm-run.sh" -o "$KOUT/vm" "$KOUT/vm.sh" "${files[@]}" >"$KOUT/out" || rc=$?
+vm_run "${files[@]}"
 o=$KOUT/out
-cat "$o"
-[ $rc = 0 ] || fail "VM script exit status $rc (console: $KOUT/vm/console.log)"
-! grep -q failed "$o" || fail "workload failed"
 expect_line "$o" "^BTF-SAME\$"
 
 # --- 1. ovl_cache_entry_add_rb: the upper layer's entries, = perf's

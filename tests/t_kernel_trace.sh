@@ -72,16 +72,8 @@ T=/sys/kernel/tracing
 L=/sys/kernel/debug/kprobes/list
 B="./btfinline trace -k --inline-btf k.blob"
 wl_loop_setup || { echo "loop setup failed"; exit 1; }
-# Start a trace in the background; wait until it reports its probes (or dies).
-start() {	# name args...
-	n=\$1; shift
-	\$B "\$@" >\$n.out 2>\$n.err &
-	pid=\$!
-	i=0
-	while ! grep -qs 'probes on' \$n.err && kill -0 \$pid 2>/dev/null && [ \$i -lt 600 ]; do
-		sleep 0.1; i=\$((i + 1))
-	done
-}
+$(vm_guest_fns)
+TRACE=\$B
 # What is left after a trace exits: registered kprobes beyond the tracefs
 # reference events, BPF programs of ours, BPF links.
 leftover() {	# name
@@ -153,12 +145,8 @@ files=("$BTFINLINE:btfinline" "$blob:k.blob" "$KOUT/wrong.blob:wrong.blob" "$KOU
        "$btf:vmlinux.btf" "$KOUT/kprobes:kprobes" "$KTOP/tests/kernel/workload.sh:workload.sh" "$odirect:odirect" "$KOUT/kattach:kattach"
        "$KOUT/ia32:ia32")
 [ -n "$bpftool" ] && files+=("$bpftool:bpftool")
-rc=0
-"$KTOP/tests/kernel/vm-run.sh" -o "$KOUT/vm" "$KOUT/vm.sh" "${files[@]}" >"$KOUT/out" || rc=$?
+vm_run "${files[@]}"
 o=$KOUT/out
-cat "$o"
-[ $rc = 0 ] || fail "VM script exit status $rc (console: $KOUT/vm/console.log)"
-! grep -q failed "$o" || fail "workload failed"
 
 # --- 1. ksys_fallocate: the values the workload passed, and perf's fd/mode
 for r in run1 run2 run6; do expect_line "$o" "^RC $r 0\$"; done

@@ -91,3 +91,40 @@ kernel_inline_blob() {
 build_odirect() {
 	gcc -O2 -static -Wall -Wextra -o "$KOUT/odirect" "$KTOP/tests/kernel/odirect.c" && echo "$KOUT/odirect"
 }
+
+# Guest-side shell functions for a VM script (print into its heredoc with
+# $(vm_guest_fns)). start NAME ARGS...: $TRACE ARGS in the background, waits
+# until it reports its probes, or dies, or ${WAIT:-600} tenths of a second;
+# sets pid. ovl_mount "LOWER NAMES" "UPPER NAMES": an overlayfs on /tmp/m
+# with those files in /tmp/l/d (content x) and /tmp/u/d (content y).
+vm_guest_fns() {
+	cat <<'EOG'
+start() {	# name args...
+	n=$1; shift
+	$TRACE "$@" >$n.out 2>$n.err &
+	pid=$!
+	i=0
+	while ! grep -qsE 'probes? on ' $n.err && kill -0 $pid 2>/dev/null && [ $i -lt ${WAIT:-600} ]; do
+		sleep 0.1; i=$((i + 1))
+	done
+}
+ovl_mount() {	# lower-names upper-names
+	mkdir -p /tmp/l/d /tmp/u/d /tmp/w /tmp/m
+	for n in $1; do echo x >/tmp/l/d/$n; done
+	for n in $2; do echo y >/tmp/u/d/$n; done
+	mount -t overlay overlay -o lowerdir=/tmp/l,upperdir=/tmp/u,workdir=/tmp/w /tmp/m ||
+		{ echo "mount failed"; exit 1; }
+}
+EOG
+}
+
+# Boot the VM on $KOUT/vm.sh with FILES (vm-run.sh's SRC[:NAME] list);
+# its output is in $KOUT/out (printed); fails on a bad exit status or a
+# "failed" line of the workload.
+vm_run() {
+	local rc=0
+	"$KTOP/tests/kernel/vm-run.sh" -o "$KOUT/vm" "$KOUT/vm.sh" "$@" >"$KOUT/out" || rc=$?
+	cat "$KOUT/out"
+	[ $rc = 0 ] || fail "VM script exit status $rc (console: $KOUT/vm/console.log)"
+	! grep -q failed "$KOUT/out" || fail "workload failed"
+}
