@@ -99,6 +99,26 @@ int btfi_source_uncached(const struct btfi_cache_key *k, const struct btfi_cache
 	return err;
 }
 
+int btfi_source_cached(const struct btfi_cache_opts *co, const struct btfi_cache_key *k,
+		       const char *base_path, double t0, struct btfi_msgbuf *m,
+		       struct btfi_source_info *info, struct btfinline **bi)
+{
+	int err;
+
+	snprintf(info->key, sizeof(info->key), "%s", k->id);
+	btfi_cache_path(co, k, info->path, sizeof(info->path));
+	err = btfi_cache_open(co, k, base_path, bi);
+	if (!err) {
+		info->how = BTFI_SOURCE_CACHE;
+		info->secs = btfi_source_now() - t0;
+		return 0;
+	}
+	if (err != -ENOENT && *info->path)
+		snprintf(info->note, sizeof(info->note), "replaced an unusable cache entry: %s", m->s);
+	m->s[0] = 0;
+	return err;
+}
+
 /* No .BTF.inline in the target: the cache entry, else build and cache it. */
 static int build_open(const char *target, const struct btfi_source_opts *opts,
 		      const struct btfi_log *log, struct btfinline **bi, struct btfi_source_info *info)
@@ -118,17 +138,8 @@ static int build_open(const char *target, const struct btfi_source_opts *opts,
 	err = btfi_cache_key_file(target, &k, log);
 	if (err)
 		return err;
-	snprintf(info->key, sizeof(info->key), "%s", k.id);
-	btfi_cache_path(&co, &k, info->path, sizeof(info->path));
-	err = btfi_cache_open(&co, &k, NULL, bi);
-	if (!err) {
-		info->how = BTFI_SOURCE_CACHE;
-		info->secs = btfi_source_now() - t0;
+	if (!btfi_source_cached(&co, &k, NULL, t0, &m, info, bi))
 		return 0;
-	}
-	if (err != -ENOENT && *info->path)
-		snprintf(info->note, sizeof(info->note), "replaced an unusable cache entry: %s", m.s);
-	m.s[0] = 0;
 	err = btfi_build_inline(target, &bo, &base, &e.base_sz, &blob, &e.blob_sz, &info->build);
 	if (err) {
 		btfi_err(log, "%s: no .BTF.inline section, and none can be built: %s", target,

@@ -387,18 +387,13 @@ static int kernel_build(const char *mod, const struct btfi_source_opts *opts,
 	}
 	snprintf(kind, sizeof(kind), "%s%s", mod ? "kmod-" : "vmlinux", mod ? mod : "");
 	btfi_cache_key_build_id(id, nid, kind, &k);
-	snprintf(info->key, sizeof(info->key), "%s", k.id);
-	btfi_cache_path(&co, &k, info->path, sizeof(info->path));
 	/* another kernel's entry is made anew, the running one's used */
-	err = given_id ? -ENOENT : btfi_cache_open(&co, &k, base_path, out);
-	if (!err) {
-		info->how = BTFI_SOURCE_CACHE;
-		info->secs = btfi_source_now() - t0;
+	if (given_id) {
+		snprintf(info->key, sizeof(info->key), "%s", k.id);
+		btfi_cache_path(&co, &k, info->path, sizeof(info->path));
+	} else if (!btfi_source_cached(&co, &k, base_path, t0, &m, info, out)) {
 		return 0;
 	}
-	if (err != -ENOENT && *info->path)
-		snprintf(info->note, sizeof(info->note), "replaced an unusable cache entry: %s", m.s);
-	m.s[0] = 0;
 	err = find_dwarf(mod, what, hex, id, nid, opts, log, &dwarf);
 	if (err)
 		return err;

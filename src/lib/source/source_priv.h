@@ -17,6 +17,14 @@ int btfi_source_uncached(const struct btfi_cache_key *k, const struct btfi_cache
 			 const char *base, const char *base_base, const struct btfi_log *log,
 			 struct btfinline **bi);
 
+/* The cache's entry for k (info's key and path set): 0 and info->how =
+ * CACHE when it opens over base_path (NULL: its own .BTF); else the error,
+ * with info->note saying an entry there was unusable (m: the cache's
+ * message, cleared for what follows). */
+int btfi_source_cached(const struct btfi_cache_opts *co, const struct btfi_cache_key *k,
+		       const char *base_path, double t0, struct btfi_msgbuf *m,
+		       struct btfi_source_info *info, struct btfinline **bi);
+
 double btfi_source_now(void);
 /* "PATH: problem" -> "problem", to put a message in another's context. */
 const char *btfi_source_after_path(const char *msg, const char *path);
