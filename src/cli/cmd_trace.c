@@ -268,6 +268,19 @@ static void print_counts(struct trace_ctx *tc)
 /* ---- parse: the command line ---- */
 
 /* 0: go on; -1: stop with *rc (help: 0, usage error: 2). */
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+/* optarg appended to a bounded list of a repeatable option. */
+static int push_arg(const char **list, int *n, size_t cap, const char *opt)
+{
+	if ((size_t)*n == cap) {
+		cli_usage(&cli_trace, "too many %s", opt);
+		return -1;
+	}
+	list[(*n)++] = optarg;
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct trace_args *a, int *rc)
 {
 	static const struct option lopts[] = {
@@ -316,11 +329,9 @@ static int parse_args(int argc, char **argv, struct trace_args *a, int *rc)
 			}
 			break;
 		case 'I':
-			if (a->ninline == (int)(sizeof(a->inline_btfs) / sizeof(a->inline_btfs[0]))) {
-				cli_usage(&cli_trace, "too many --inline-btf");
+			if (push_arg(a->inline_btfs, &a->ninline, ARRAY_LEN(a->inline_btfs), "--inline-btf"))
 				return -1;
-			}
-			a->inline_btf = a->inline_btfs[a->ninline++] = optarg;
+			a->inline_btf = optarg;
 			break;
 		case 'S': a->str = true; break;
 		case 'c': a->count = true; break;
@@ -332,11 +343,8 @@ static int parse_args(int argc, char **argv, struct trace_args *a, int *rc)
 		case 'o': a->outpath = optarg; break;
 		case 'k': a->kernel = true; break;
 		case 'm':
-			if (a->nmods == (int)(sizeof(a->mods) / sizeof(a->mods[0]))) {
-				cli_usage(&cli_trace, "too many -m");
+			if (push_arg(a->mods, &a->nmods, ARRAY_LEN(a->mods), "-m"))
 				return -1;
-			}
-			a->mods[a->nmods++] = optarg;
 			break;
 		case 'K': a->kbase = optarg; break;
 		case 'A': a->all_inst = true; break;
