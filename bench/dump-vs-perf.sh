@@ -15,12 +15,7 @@
 # dump's hardly: functions with hundreds of sites give 120-170x, the
 # one-site skb_put/consume_skb 91-114x from run to run (met in 3 of 5
 # runs; the VM's speed moves by 20%). docs/SIZE.md lists what was done and tried.
-set -e
-cd "$(dirname "$0")/.."
-BTFINLINE=${BTFINLINE:-build/btfinline}
-VMLINUX=${1:-$(tests/data/fetch-kernel.sh)/vmlinux}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
 command -v perf >/dev/null || { echo "no perf"; exit 1; }
 
 "$BTFINLINE" encode "$VMLINUX" -o "$tmp/vmlinux" -v

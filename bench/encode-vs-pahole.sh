@@ -5,27 +5,18 @@
 # /usr/bin/time. Prints wall times, peak RSS and the ratio encode/pahole.
 # Goal: ratio <= 1.0. Also times `encode --raw` (no 590 MB ELF copy).
 # Usage: bench/encode-vs-pahole.sh [VMLINUX]   (default: the cached Debian one)
-set -e
-cd "$(dirname "$0")/.."
-BTFINLINE=${BTFINLINE:-build/btfinline}
-VMLINUX=${1:-$(tests/data/fetch-kernel.sh)/vmlinux}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-measure() {	# name, command... -> prints "secs rss_kb"
-	local name=$1; shift
-	/usr/bin/time -f '%e %M' -o "$tmp/$name.time" "$@" >"$tmp/$name.out" 2>&1 ||
-		{ echo "$name failed:" >&2; tail -n 5 "$tmp/$name.out" >&2; exit 1; }
-	cat "$tmp/$name.time"
-}
+. "$(dirname "$0")/lib.sh"
 
 cp "$VMLINUX" "$tmp/vmlinux.copy"
 sync
 cat "$VMLINUX" "$tmp/vmlinux.copy" >/dev/null
-read -r p_wall p_rss < <(measure pahole pahole -J "$tmp/vmlinux.copy")
+measure pahole pahole -J "$tmp/vmlinux.copy"
+p_wall=$WALL p_rss=$RSS
 rm -f "$tmp/vmlinux.copy"
-read -r e_wall e_rss < <(measure encode "$BTFINLINE" encode "$VMLINUX" -o "$tmp/vmlinux.enc" -v)
-read -r r_wall r_rss < <(measure raw "$BTFINLINE" encode "$VMLINUX" --raw "$tmp/vmlinux.inline")
+measure encode "$BTFINLINE" encode "$VMLINUX" -o "$tmp/vmlinux.enc" -v
+e_wall=$WALL e_rss=$RSS
+measure raw "$BTFINLINE" encode "$VMLINUX" --raw "$tmp/vmlinux.inline"
+r_wall=$WALL r_rss=$RSS
 sed 's/^/  /' "$tmp/encode.out"
 printf '%-34s %8s s  %6s MB\n' "pahole -J (copy)" "$p_wall" "$((p_rss / 1024))"
 printf '%-34s %8s s  %6s MB\n' "btfinline encode -o (scan+encode)" "$e_wall" "$((e_rss / 1024))"
