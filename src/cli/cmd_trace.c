@@ -109,7 +109,6 @@ static int prepare_sites(struct trace_ctx *tc, struct btfi_site_list *sl, size_t
 		ts->btf = btf;
 		ts->func = as->func;
 		snprintf(ts->label, sizeof(ts->label), "%s", as->entry ? "entry" : as->label);
-		trace_sym_where(sym, as->vaddr, as->entry ? NULL : as->func, ts->where, sizeof(ts->where));
 		if (nout > BTFI_MAX_ARGS)
 			nout = BTFI_MAX_ARGS;
 		ts->outs = btfi_site_list_alloc(sl, (nout + 1) * sizeof(*ts->outs));
@@ -505,6 +504,30 @@ static void source_report(const char *bin, const struct btfi_source_info *si)
 		fprintf(stderr, "btfinline: %s: %s\n", bin, si->note);
 }
 
+/* Every site's file:line at once: one scan of the DWARF for all. */
+static int call_lines(struct trace_ctx *tc)
+{
+	struct trace_sym_req *req = calloc(tc->sl.cnt + 1, sizeof(*req));
+	size_t n = 0, ninl = 0, found;
+
+	if (!req)
+		return -ENOMEM;
+	for (size_t i = 0; i < tc->sl.cnt; i++) {
+		const struct btfi_attach_site *as = &tc->sl.sites[i];
+		struct tsite *ts = &tc->sites[as->tag];
+
+		ninl += !as->entry;
+		req[n++] = (struct trace_sym_req){ .addr = as->vaddr, .func = as->entry ? NULL : as->func,
+						   .buf = ts->where, .len = sizeof(ts->where) };
+	}
+	found = trace_sym_call_lines(tc->sym, req, n);
+	if (tc->a->dbg.verbose)
+		fprintf(stderr, "btfinline: %s: call lines of %zu of %zu inline sites from their instances\n",
+			tc->a->binary, found, ninl);
+	free(req);
+	return 0;
+}
+
 static int resolve(struct trace_ctx *tc)
 {
 	const struct trace_args *a = tc->a;
@@ -544,7 +567,7 @@ static int resolve(struct trace_ctx *tc)
 		if (err)
 			return err;
 	}
-	return 0;
+	return tc->sym ? call_lines(tc) : 0;
 }
 
 /* ---- attach: BPF program, the traced command, probes ---- */

@@ -10,10 +10,12 @@
 #include <elfutils/libdw.h>
 #include "trace_sym.h"
 #include "dwarf/debuginfo.h"
+#include "dwarf/scan.h"
 
 struct trace_sym {
 	struct btfi_debuginfo *di;
 	Dwarf *dw;
+	const char *path, *debug_dirs;
 };
 
 static void quiet(void *ctx, const char *msg)
@@ -35,6 +37,8 @@ struct trace_sym *trace_sym_open(const char *path, const char *debug_file, const
 		return NULL;
 	}
 	s->dw = s->di->dw;
+	s->path = path;
+	s->debug_dirs = debug_dirs;
 	return s;
 }
 
@@ -130,4 +134,103 @@ void trace_sym_where(struct trace_sym *s, uint64_t addr, const char *func, char 
 		if (file && !dwarf_lineno(l, &line))
 			snprintf(buf, len, "%s:%d", base(file), line);
 	}
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_site_addr(const void *a, const void *b, void *ctx)
+{
+	const struct btfi_scan *sc = ctx;
+	uint64_t x = sc->sites[*(const uint32_t *)a].addr, y = sc->sites[*(const uint32_t *)b].addr;
+
+	/* equal addresses keep DIE order: the first instance names the line */
+	if (x != y)
+		return x < y ? -1 : 1;
+	return *(const uint32_t *)a < *(const uint32_t *)b ? -1 : 1;
+}
+
+/*
+ * The probe address can be outside the instance's ranges (GCC's entry_pc,
+ * the per-call policy's loop head) and the line table there names the
+ * body's or hoisted code's line: the call line is the instance's own
+ * DW_AT_call_file:DW_AT_call_line, found by the probe address the scan
+ * gives it (the address the inline info was encoded with). Only the units
+ * holding the sites are scanned, without locations.
+ */
+size_t trace_sym_call_lines(struct trace_sym *s, struct trace_sym_req *req, size_t n)
+{
+	struct btfi_scan *sc = NULL;
+	uint64_t *addrs = NULL;
+	uint32_t *by_addr = NULL, nby = 0;
+	size_t na = 0, found = 0;
+
+	if (!s)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		req[i].buf[0] = 0;
+	addrs = malloc((n + 1) * sizeof(*addrs));
+	if (!addrs)
+		goto fallback;
+	for (size_t i = 0; i < n; i++)
+		if (req[i].func)
+			addrs[na++] = req[i].addr;
+	if (!na)
+		goto fallback;
+	qsort(addrs, na, sizeof(*addrs), cmp_u64);
+	{
+		/* the DWARF trace_sym_open found, not searched again */
+		BTFI_OPTS(btfi_scan_opts, so, .log = { quiet, NULL }, .no_locations = true,
+			  .debug_file = s->di->src == BTFI_DI_IN_FILE ? NULL : s->di->dwarf_path,
+			  .debug_dirs = s->debug_dirs, .unit_addrs = addrs, .nunit_addrs = na);
+
+		if (btfi_scan_open(s->path, &so, &sc))
+			goto fallback;
+	}
+	by_addr = malloc((sc->nsites + 1) * sizeof(*by_addr));
+	if (!by_addr)
+		goto fallback;
+	for (uint32_t i = 0; i < sc->nsites; i++)
+		if (sc->sites[i].addr && !(sc->sites[i].flags & BTFI_SITE_SPLIT))
+			by_addr[nby++] = i;
+	qsort_r(by_addr, nby, sizeof(*by_addr), cmp_site_addr, sc);
+	for (size_t i = 0; i < n; i++) {
+		struct trace_sym_req *r = &req[i];
+		uint32_t l = 0, h = nby;
+
+		if (!r->func)
+			continue;
+		while (l < h) {		/* first site at addr >= r->addr */
+			uint32_t m = l + (h - l) / 2;
+
+			if (sc->sites[by_addr[m]].addr < r->addr)
+				l = m + 1;
+			else
+				h = m;
+		}
+		for (; l < nby && sc->sites[by_addr[l]].addr == r->addr; l++) {
+			const struct btfi_site *site = &sc->sites[by_addr[l]];
+			const char *name = sc->funcs[site->func].name;
+
+			if (!name || strcmp(name, r->func) || !site->call_file || !site->call_line)
+				continue;
+			snprintf(r->buf, r->len, "%s:%u", base(site->call_file), site->call_line);
+			found++;
+			break;
+		}
+	}
+fallback:
+	/* entries, and sites the scan did not place (inline info encoded
+	 * with another --probe policy): the instance around the address */
+	for (size_t i = 0; i < n; i++)
+		if (!req[i].func || !sc || !req[i].buf[0])
+			trace_sym_where(s, req[i].addr, req[i].func, req[i].buf, req[i].len);
+	free(by_addr);
+	free(addrs);
+	btfi_scan_free(sc);
+	return found;
 }

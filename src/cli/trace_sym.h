@@ -15,4 +15,15 @@ void trace_sym_close(struct trace_sym *s);
 /* "file:line" of the call of inlined `func` covering addr (func NULL: the
  * line at addr). Empty string if unknown. */
 void trace_sym_where(struct trace_sym *s, uint64_t addr, const char *func, char *buf, size_t len);
+
+struct trace_sym_req {
+	uint64_t addr;		/* probe address (ELF vaddr) */
+	const char *func;	/* inlined function; NULL: an out-of-line entry */
+	char *buf;		/* out: "file:line", "" if unknown */
+	size_t len;
+};
+/* Each inline site's call file:line: the DW_AT_call_file/line of the
+ * instance of func whose probe address (default policy) it is, else as
+ * trace_sym_where. Returns how many came from their instance. */
+size_t trace_sym_call_lines(struct trace_sym *s, struct trace_sym_req *req, size_t n);
 #endif

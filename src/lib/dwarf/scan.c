@@ -1384,6 +1384,30 @@ static void trim_info(struct scan_priv *p, uint64_t cu_off)
 	p->trimmed = upto;
 }
 
+/* Whether a unit's code holds one of opts' unit_addrs. A unit whose
+ * ranges cannot be read is walked. */
+static bool unit_wanted(struct scan_priv *p, Dwarf_Die *cudie)
+{
+	Dwarf_Addr base, lo, hi;
+	ptrdiff_t off = 0;
+
+	while ((off = dwarf_ranges(cudie, off, &base, &lo, &hi)) > 0) {
+		size_t l = 0, r = p->nunit_addrs;
+
+		while (l < r) {		/* first address >= lo */
+			size_t m = l + (r - l) / 2;
+
+			if (p->unit_addrs[m] < lo)
+				l = m + 1;
+			else
+				r = m;
+		}
+		if (l < p->nunit_addrs && p->unit_addrs[l] < hi)
+			return true;
+	}
+	return off < 0;
+}
+
 static int scan_dwarf(struct btfi_scan *s, struct scan_priv *p)
 {
 	Dwarf_CU *cu = NULL;
@@ -1395,6 +1419,9 @@ static int scan_dwarf(struct btfi_scan *s, struct scan_priv *p)
 
 	while ((r = dwarf_get_units(s->dw, cu, &cu, &version, &unit_type, &cudie, &subdie)) == 0) {
 		walk = &cudie;
+		/* partial units (dwz) hold no code but what others import */
+		if (p->unit_addrs && unit_type != DW_UT_partial && !unit_wanted(p, &cudie))
+			continue;
 		if (unit_type == DW_UT_skeleton) {
 			/* -gsplit-dwarf: the body is in a .dwo (libdw finds it) */
 			err = scan_split_enter(s, p, &cudie, &subdie);
@@ -1477,6 +1504,8 @@ int btfi_scan_open(const char *path, const struct btfi_scan_opts *opts,
 	p->addr_size = 8;
 	p->no_locations = OPTS_GET(opts, no_locations, false);
 	p->policy = OPTS_GET(opts, probe_policy, BTFI_PROBE_DEFAULT);
+	p->unit_addrs = OPTS_GET(opts, unit_addrs, NULL);
+	p->nunit_addrs = OPTS_GET(opts, nunit_addrs, 0);
 	/* Where each call enters the body, from the function's control
 	 * flow, entry_pc (with its location view) when that is it: see
 	 * "Probe address policy" in docs/DESIGN.md for the measurements. */

@@ -102,6 +102,11 @@ struct btfi_scan_opts {
 	int probe_policy;	/* enum btfi_probe_policy */
 	const char *debug_file;	/* DWARF from this file (build-id checked) */
 	const char *debug_dirs;	/* debug roots instead of /usr/lib/debug, ':'-separated */
+	/* Only the compile units whose code holds one of these ELF vaddrs
+	 * (sorted ascending): a caller after a few sites' facts (trace's
+	 * call lines) skips the rest. NULL: every unit. */
+	const uint64_t *unit_addrs;
+	size_t nunit_addrs;
 };
 
 struct btfi_debuginfo;
