@@ -447,6 +447,22 @@ class Truth:
     def params(self, f):
         return self.protos[f][0]["params"] if len(self.protos.get(f, [])) == 1 else []
 
+    def call_lines(self, funcs):
+        """{func: lines of the -O0 binary's calls that can reach it}: its
+        direct calls and every call through a pointer (constant-propagated
+        pointers are inlined at -O2), run or not: an inline event's "where"
+        must be one."""
+        call_end, _ = code_index(self.bin, self.cache)
+        want = {self.syms.func[f]: f for f in funcs}
+        at = [(ret - 1, want.get(t)) for ret, t in call_end.items() if t in want or t == -1]
+        lines = symbolize(self.bin, [a for a, _ in at])
+        res = {f: set() for f in funcs}
+        ind = {lines.get(a) for a, f in at if f is None} - {None}
+        for a, f in at:
+            if f is not None:
+                res[f].add(lines.get(a) or "?")
+        return {f: v | ind for f, v in res.items()}
+
     def _observe(self, funcs, reach):
         plans, blocks = {}, []
         for i, f in enumerate(funcs):
@@ -796,7 +812,9 @@ def compare(truth, tcalls, cc, funcs, ool):
     the call (inline instance with code, without code, out-of-line copy,
     clone), and the value comparison."""
     R = {"T": collections.Counter(), "unknown": collections.Counter(), "skipped": collections.Counter(),
-         "pairs": [], "bad": {}, "where_examples": []}
+         "pairs": [], "bad": {}, "where_examples": {"where_bad": [], "where_nocall": []},
+         "where_funcs": {"where_bad": collections.Counter(), "where_nocall": collections.Counter()}}
+    o0_lines = truth.call_lines(funcs)
     T = R["T"]
     b2 = cc.img["image"][0] if cc.img.get("image") else None
     for f in sorted(funcs):
@@ -856,10 +874,19 @@ def compare(truth, tcalls, cc, funcs, ool):
             ss = site_at.get(cc.syms.label_addr(x["site"]), [])
             lines = {s["where"] for s in ss}
             line = G(ss[0]["where"]) if ss else "site?" + x["site"]
-            if x.get("where") and x["where"] not in lines:
-                T["where_bad"] += 1
-                if len(R["where_examples"]) < 3:
-                    R["where_examples"].append("%s at %s: trace %s, DWARF call line %s" % (f, x["site"], x["where"], "/".join(sorted(lines))))
+            wrong = False
+            # trace's "where" of an inline event: its instance's call line
+            # (DW_AT_call_file:line of the site at that address), and a
+            # line the -O0 build calls the function from
+            for bad, ok, what in (("where_bad", lines, "DWARF call line %s" % "/".join(sorted(lines))),
+                                  ("where_nocall", o0_lines.get(f, ()), "no call of it at -O0")):
+                if x.get("where") not in ok:
+                    wrong = True
+                    T[bad] += 1
+                    R["where_funcs"][bad][f] += 1
+                    if len(R["where_examples"][bad]) < 3:
+                        R["where_examples"][bad].append("%s at %s: trace %s, %s" % (f, x["site"], x.get("where") or "(none)", what))
+            T["where_wrong"] += wrong
             ev[line].append((x, ss[0] if ss else None))
             hits[line][x["site"]] += 1
         calls = collections.defaultdict(list)
@@ -983,9 +1010,14 @@ def report(name, cc, funcs, cap, R, nlist, truth):
     print("    at pairs whose counts differ: %d values among the calls' at the line, %d among the function's calls "
           "at other lines; %d values at lines without a call (%d of them in no call of the function)"
           % (T["among_calls"], T["other_line"], T["no_call"], T["no_call_differ"]))
-    if T["where_bad"]:
-        print("  trace's \"where\" is not the site's DW_AT_call_line for %d events (e.g. %s)"
-              % (T["where_bad"], "; ".join(R["where_examples"][:2])))
+    ninl = sum(1 for x in cc.events if x["site"] != "entry")
+    print("  trace's \"where\" of %d inline events: not the site's DW_AT_call_line %d, not a line with a call "
+          "of the function at -O0 %d" % (ninl, T["where_bad"], T["where_nocall"]))
+    for bad in ("where_bad", "where_nocall"):
+        if T[bad]:
+            print("    %s: %d functions (%s), e.g. %s" % (bad, len(R["where_funcs"][bad]),
+                  ", ".join("%s %d" % kv for kv in R["where_funcs"][bad].most_common(5)),
+                  "; ".join(R["where_examples"][bad][:2])))
     if cc.dropped:
         print("  sites trace dropped: %d (e.g. %s)" % (sum(len(v) for v in cc.dropped.values()),
               "; ".join("%s %s: %s" % (f, l, w) for f, v in sorted(cc.dropped.items()) for l, w in v[:1])[:300]))
@@ -1016,7 +1048,10 @@ def report(name, cc, funcs, cap, R, nlist, truth):
     if new_counts or new_values:
         print("  NEW: %d count mismatches, %d places with values that differ, not in the expected list"
               % (len(new_counts), len(new_values)))
-    return not new_counts and not new_values
+    # a wrong "where" is trace's own error: never expected
+    if T["where_wrong"]:
+        print("  FAIL: %d inline events with a wrong \"where\"" % T["where_wrong"])
+    return not new_counts and not new_values and not T["where_wrong"]
 
 
 def main():
@@ -1066,7 +1101,7 @@ def main():
                 R = compare(truth, tcalls, cc, funcs, ool)
                 ok = report(a.name, cc, funcs, a.cap, R, a.list, truth) and ok
                 result[cc.cc] = {"functions": funcs, "totals": R["T"], "unknown": R["unknown"],
-                                 "skipped": R["skipped"], "pairs": R["pairs"], "differ": R["bad"],
+                                 "skipped": R["skipped"], "pairs": R["pairs"], "differ": R["bad"], "where": R["where_examples"],
                                  "dropped": cc.dropped, "trace_seconds": cc.trace_time}
             print("%s: %.0f s" % (a.name, time.time() - t0))
         except (HarnessError, OSError) as e:
