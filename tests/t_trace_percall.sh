@@ -14,7 +14,9 @@
 #  - depth_sum: real recursion inlined into itself: every level a call.
 # The default policy (per-call) must give events = calls and the known
 # values; entry-pc's counts are printed beside them (its misses are what
-# the policy fixes).
+# the policy fixes). Every inline event's "where", under both policies, is
+# a line of lib.c that calls the function (from the source text: a loop
+# head or hoisted code has another line).
 . "$TOP/tests/lib_trace.sh"
 need_root_bpf
 tmp=$(mktemp -d); tp=
@@ -41,9 +43,9 @@ for cc in gcc clang; do
 			-- "$w/percall" $N >"$w/out" 2>"$w/err" || { echo "FAIL: trace $cc $pol"; cat "$w/err"; exit 1; }
 		"$BTFINLINE" stats --sites --probe=$pol "$d/libpercall.so" >"$w/sites"
 	done
-	python3 - "$tmp/$cc-per-call" "$tmp/$cc-entry-pc" $N $cc <<'PY' || exit 1
+	python3 - "$tmp/$cc-per-call" "$tmp/$cc-entry-pc" $N $cc "$src/lib.c" <<'PY' || exit 1
 import collections, json, re, sys
-new, old, n, cc = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+new, old, n, cc, lib = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5]
 s32 = lambda v: (v + (1 << 31)) % (1 << 32) - (1 << 31)
 s8 = lambda v: (v + 128) % 256 - 128
 # the calls main.c makes, in order, with the arguments the test can know
@@ -101,6 +103,16 @@ for f, calls in want.items():
             checked += 1
             if int(a) != v:
                 print(f"FAIL {cc} {f} call {i} at {r['site']}: {k}={a}, the program passed {v}"); bad += 1
+# "where": lines with a call of f in the source, not its definition
+src = open(lib).read().splitlines()
+for f in want:
+    lines = {"lib.c:%d" % (i + 1) for i, l in enumerate(src)
+             if re.search(r"\b%s\(" % f, l) and not re.search(r"\b(int|void)\s+%s\(" % f, l)}
+    for pol, e in (("per-call", ev), ("entry-pc", evold)):
+        wrong = collections.Counter(r["where"] for r in e.get(f, []) if r["site"] != "entry" and r["where"] not in lines)
+        if wrong:
+            print(f"FAIL {cc} {f} {pol}: \"where\" {dict(wrong)}, the calls are at {sorted(lines)}"); bad += 1
+        checked += sum(1 for r in e.get(f, []) if r["site"] != "entry")
 # wide: both ways into the second call were taken, one address each
 sites = {r["site"] for r in ev["wide"]}
 if len(sites) < 3:

@@ -154,46 +154,35 @@ static int cmp_site_addr(const void *a, const void *b, void *ctx)
 	return *(const uint32_t *)a < *(const uint32_t *)b ? -1 : 1;
 }
 
-/*
- * The probe address can be outside the instance's ranges (GCC's entry_pc,
- * the per-call policy's loop head) and the line table there names the
- * body's or hoisted code's line: the call line is the instance's own
- * DW_AT_call_file:DW_AT_call_line, found by the probe address the scan
- * gives it (the address the inline info was encoded with). Only the units
- * holding the sites are scanned, without locations.
- */
-size_t trace_sym_call_lines(struct trace_sym *s, struct trace_sym_req *req, size_t n)
+/* Fill the requests still without a line whose address the scan gives an
+ * instance of their function (scan of the units holding them, with this
+ * probe policy). Returns how many it filled. */
+static size_t match_policy(struct trace_sym *s, struct trace_sym_req *req, size_t n,
+			   uint64_t *addrs, int policy)
 {
 	struct btfi_scan *sc = NULL;
-	uint64_t *addrs = NULL;
 	uint32_t *by_addr = NULL, nby = 0;
 	size_t na = 0, found = 0;
 
-	if (!s)
-		return 0;
 	for (size_t i = 0; i < n; i++)
-		req[i].buf[0] = 0;
-	addrs = malloc((n + 1) * sizeof(*addrs));
-	if (!addrs)
-		goto fallback;
-	for (size_t i = 0; i < n; i++)
-		if (req[i].func)
+		if (req[i].func && !req[i].buf[0])
 			addrs[na++] = req[i].addr;
 	if (!na)
-		goto fallback;
+		return 0;
 	qsort(addrs, na, sizeof(*addrs), cmp_u64);
 	{
 		/* the DWARF trace_sym_open found, not searched again */
 		BTFI_OPTS(btfi_scan_opts, so, .log = { quiet, NULL }, .no_locations = true,
+			  .probe_policy = policy,
 			  .debug_file = s->di->src == BTFI_DI_IN_FILE ? NULL : s->di->dwarf_path,
 			  .debug_dirs = s->debug_dirs, .unit_addrs = addrs, .nunit_addrs = na);
 
 		if (btfi_scan_open(s->path, &so, &sc))
-			goto fallback;
+			return 0;
 	}
 	by_addr = malloc((sc->nsites + 1) * sizeof(*by_addr));
 	if (!by_addr)
-		goto fallback;
+		goto out;
 	for (uint32_t i = 0; i < sc->nsites; i++)
 		if (sc->sites[i].addr && !(sc->sites[i].flags & BTFI_SITE_SPLIT))
 			by_addr[nby++] = i;
@@ -202,7 +191,7 @@ size_t trace_sym_call_lines(struct trace_sym *s, struct trace_sym_req *req, size
 		struct trace_sym_req *r = &req[i];
 		uint32_t l = 0, h = nby;
 
-		if (!r->func)
+		if (!r->func || r->buf[0])
 			continue;
 		while (l < h) {		/* first site at addr >= r->addr */
 			uint32_t m = l + (h - l) / 2;
@@ -223,14 +212,42 @@ size_t trace_sym_call_lines(struct trace_sym *s, struct trace_sym_req *req, size
 			break;
 		}
 	}
-fallback:
-	/* entries, and sites the scan did not place (inline info encoded
-	 * with another --probe policy): the instance around the address */
-	for (size_t i = 0; i < n; i++)
-		if (!req[i].func || !sc || !req[i].buf[0])
-			trace_sym_where(s, req[i].addr, req[i].func, req[i].buf, req[i].len);
+out:
 	free(by_addr);
-	free(addrs);
 	btfi_scan_free(sc);
+	return found;
+}
+
+/*
+ * The probe address can be outside the instance's ranges (GCC's entry_pc,
+ * the per-call policy's loop head) and the line table there names the
+ * body's or hoisted code's line: the call line is the instance's own
+ * DW_AT_call_file:DW_AT_call_line, found by the probe address the scan
+ * gives it. Only the units holding the sites are scanned, without
+ * locations; with the default policy, then (inline info encoded with
+ * another --probe) the others while sites are left.
+ */
+size_t trace_sym_call_lines(struct trace_sym *s, struct trace_sym_req *req, size_t n)
+{
+	static const int policies[] = { BTFI_PROBE_DEFAULT, BTFI_PROBE_ENTRY_PC, BTFI_PROBE_ENTRY_IN_RANGE,
+					BTFI_PROBE_LOWEST, BTFI_PROBE_FIRST_RANGE };
+	uint64_t *addrs;
+	size_t found = 0, want = 0;
+
+	if (!s)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		req[i].buf[0] = 0;
+		want += !!req[i].func;
+	}
+	addrs = malloc((n + 1) * sizeof(*addrs));
+	for (size_t k = 0; addrs && found < want && k < sizeof(policies) / sizeof(*policies); k++)
+		found += match_policy(s, req, n, addrs, policies[k]);
+	free(addrs);
+	/* entries, and sites no policy placed: the instance around the
+	 * address, else the line there */
+	for (size_t i = 0; i < n; i++)
+		if (!req[i].buf[0])
+			trace_sym_where(s, req[i].addr, req[i].func, req[i].buf, req[i].len);
 	return found;
 }

@@ -23,7 +23,7 @@ struct trace_sym_req {
 	size_t len;
 };
 /* Each inline site's call file:line: the DW_AT_call_file/line of the
- * instance of func whose probe address (default policy) it is, else as
- * trace_sym_where. Returns how many came from their instance. */
+ * instance of func whose probe address (default policy, else another) it
+ * is, else as trace_sym_where. Returns how many came from their instance. */
 size_t trace_sym_call_lines(struct trace_sym *s, struct trace_sym_req *req, size_t n);
 #endif
