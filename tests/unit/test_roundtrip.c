@@ -111,6 +111,59 @@ static size_t first_per_key(struct strs *s)
 	return dropped;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Scan opt unit_addrs (trace's call lines): the units holding the given
+ * addresses give the full scan's sites there, with the same address, call
+ * line and policy; an address no unit holds gives none. */
+static void unit_filter(const char *path, const struct btfi_scan *full)
+{
+	uint64_t *addrs = malloc((full->nsites + 1) * sizeof(*addrs)), none = 1;
+	struct btfi_scan *s = NULL;
+	uint32_t na = 0, nf = 0, k = 0;
+
+	for (uint32_t i = 0; i < full->nsites; i++)
+		if (full->sites[i].addr)
+			addrs[na++] = full->sites[i].addr;
+	qsort(addrs, na, sizeof(*addrs), cmp_u64);
+	if (CHECK(!btfi_scan_open(path, &(struct btfi_scan_opts){ .sz = sizeof(struct btfi_scan_opts),
+			.no_locations = true, .unit_addrs = addrs, .nunit_addrs = na }, &s),
+		  "%s: scan of the units holding %u addresses", path, na)) {
+		for (uint32_t i = 0; i < full->nsites; i++) {
+			const struct btfi_site *a = &full->sites[i], *b;
+
+			if (!a->addr)
+				continue;
+			nf++;
+			while (k < s->nsites && !s->sites[k].addr)
+				k++;
+			if (!CHECK(k < s->nsites, "%s: unit_addrs: site %u (0x%llx) missing", path, i,
+				   (unsigned long long)a->addr))
+				break;
+			b = &s->sites[k++];
+			CHECK(a->addr == b->addr && a->call_line == b->call_line &&
+			      !strcmp(full->funcs[a->func].name ?: "", s->funcs[b->func].name ?: ""),
+			      "%s: unit_addrs: site %u: %s 0x%llx line %u, filtered scan %s 0x%llx line %u", path, i,
+			      full->funcs[a->func].name, (unsigned long long)a->addr, a->call_line,
+			      s->funcs[b->func].name, (unsigned long long)b->addr, b->call_line);
+		}
+		CHECK(nf > 0, "%s: no site with an address", path);
+	}
+	btfi_scan_free(s);
+	s = NULL;
+	if (CHECK(!btfi_scan_open(path, &(struct btfi_scan_opts){ .sz = sizeof(struct btfi_scan_opts),
+			.no_locations = true, .unit_addrs = &none, .nunit_addrs = 1 }, &s),
+		  "%s: scan of no unit", path))
+		CHECK(s->nsites == 0, "%s: unit_addrs {0x1}: %u sites, want 0", path, s->nsites);
+	btfi_scan_free(s);
+	free(addrs);
+}
+
 static void one(const char *path)
 {
 	struct btfi_scan *s = NULL;
@@ -156,6 +209,8 @@ static void one(const char *path)
 	err = err ?: btfinline__open_mem(blob, sz, base, NULL, &bi);
 	if (!CHECK(!err, "%s: pipeline error %d", path, err))
 		goto out;
+	if (!kmod)
+		unit_filter(path, s);
 	elf_getshdrstrndx(s->elf, &shstrndx);
 	/* What the scan says, for every site the encoder could place. */
 	for (uint32_t i = 0; i < s->nsites; i++) {
