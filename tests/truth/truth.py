@@ -1051,6 +1051,8 @@ def report(name, cc, funcs, cap, R, nlist, truth):
            {("value", json.loads(k)[0], str(json.loads(k)[1])) for k in R["bad"]} | \
            {("where",) + k for k in R["nocall_at"]}
     for key, why in sorted(exp.items()):
+        if key[1] not in funcs:		# not traced in this run (--cap)
+            continue
         print("  %s %s %s %s: %s" % ("known" if key in seen else "GONE (take it off the list):",
               key[0], key[1], key[2], why))
     if new_counts or new_values:
