@@ -15,7 +15,7 @@
 struct trace_sym {
 	struct btfi_debuginfo *di;
 	Dwarf *dw;
-	const char *path, *debug_dirs;
+	const char *path;
 };
 
 static void quiet(void *ctx, const char *msg)
@@ -38,7 +38,6 @@ struct trace_sym *trace_sym_open(const char *path, const char *debug_file, const
 	}
 	s->dw = s->di->dw;
 	s->path = path;
-	s->debug_dirs = debug_dirs;
 	return s;
 }
 
@@ -171,11 +170,10 @@ static size_t match_policy(struct trace_sym *s, struct trace_sym_req *req, size_
 		return 0;
 	qsort(addrs, na, sizeof(*addrs), cmp_u64);
 	{
-		/* the DWARF trace_sym_open found, not searched again */
+		/* the DWARF trace_sym_open opened, not searched nor inflated again */
 		BTFI_OPTS(btfi_scan_opts, so, .log = { quiet, NULL }, .no_locations = true,
-			  .probe_policy = policy,
-			  .debug_file = s->di->src == BTFI_DI_IN_FILE ? NULL : s->di->dwarf_path,
-			  .debug_dirs = s->debug_dirs, .unit_addrs = addrs, .nunit_addrs = na);
+			  .probe_policy = policy, .debuginfo = s->di,
+			  .unit_addrs = addrs, .nunit_addrs = na);
 
 		if (btfi_scan_open(s->path, &so, &sc))
 			return 0;

@@ -1513,7 +1513,9 @@ int btfi_scan_open(const char *path, const struct btfi_scan_opts *opts,
 		p->policy = BTFI_PROBE_PER_CALL;
 	s->policy = p->policy;
 
-	err = btfi_debuginfo_open(path, &(struct btfi_debuginfo_opts){
+	s->di = OPTS_GET(opts, debuginfo, NULL);
+	p->di_borrowed = s->di;
+	err = s->di ? 0 : btfi_debuginfo_open(path, &(struct btfi_debuginfo_opts){
 		.sz = sizeof(struct btfi_debuginfo_opts), .log = *log,
 		.debug_file = OPTS_GET(opts, debug_file, NULL),
 		.debug_dirs = OPTS_GET(opts, debug_dirs, NULL) }, &s->di);
@@ -1580,7 +1582,8 @@ void btfi_scan_free(struct btfi_scan *s)
 		scan_cfg_free(p->cfg);
 	}
 	free(s->dwarfs);
-	btfi_debuginfo_close(s->di);	/* owns elf, dw and the mapping */
+	if (!p || !p->di_borrowed)
+		btfi_debuginfo_close(s->di);	/* owns elf, dw and the mapping */
 	free(p);
 	free(s->funcs);
 	free(s->sites);

@@ -107,6 +107,10 @@ struct btfi_scan_opts {
 	 * call lines) skips the rest. NULL: every unit. */
 	const uint64_t *unit_addrs;
 	size_t nunit_addrs;
+	/* path's DWARF, already open (debug_file/dirs then unused): borrowed,
+	 * not closed by btfi_scan_free; a caller that has it saves opening
+	 * (and inflating) it again. */
+	struct btfi_debuginfo *debuginfo;
 };
 
 struct btfi_debuginfo;

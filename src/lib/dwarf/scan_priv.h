@@ -59,6 +59,7 @@ struct scan_priv {
 	bool no_locations;
 	const uint64_t *unit_addrs;	/* opts: only the units holding these (sorted) */
 	size_t nunit_addrs;
+	bool di_borrowed;		/* opts.debuginfo: not ours to close */
 	bool kernel;			/* vmlinux or a module: probed by kprobes */
 	bool relocatable;		/* ET_REL: per-section addresses */
 	struct scan_xedge *xedges;	uint32_t nxedges, xedges_cap;	/* sorted by from */
