@@ -588,6 +588,37 @@ static int cmp_shape(const void *a, const void *b)
 	return strcmp(x->text, y->text);
 }
 
+/* The base types of the expression's DW_OP_converts, for dwexpr (a type
+ * libdw cannot find is left out: dwexpr then refuses the convert). */
+static int resolve_converts(struct scan_priv *p, Dwarf_Attribute *a, Dwarf_Op *ops,
+			    size_t nops, struct btfi_dwexpr_in *in)
+{
+	size_t i, n = 0;
+	Dwarf_Die t;
+
+	for (i = 0; i < nops; i++) {
+		if (ops[i].atom != DW_OP_convert && ops[i].atom != DW_OP_GNU_convert)
+			continue;
+		if (GROW(p->convs, p->convs_cap, n + 1))
+			return -ENOMEM;
+		p->convs[n].op_offset = ops[i].offset;
+		p->convs[n].size = 0;
+		p->convs[n].is_signed = false;
+		if (ops[i].number) {	/* 0: the generic type */
+			if (dwarf_getlocation_die(a, &ops[i], &t) ||
+			    dwarf_tag(&t) != DW_TAG_base_type)
+				continue;
+			type_info(p, &t, &p->convs[n].size, &p->convs[n].is_signed);
+			if (!p->convs[n].size)
+				continue;
+		}
+		n++;
+	}
+	in->conv = p->convs;
+	in->nconv = n;
+	return 0;
+}
+
 static int param_loc(struct btfi_scan *s, struct scan_priv *p, struct walk_ctx *ctx,
 		     Dwarf_Die *pdie, const struct btfi_param *prm, uint64_t addr,
 		     struct btfi_loc *loc)
@@ -639,6 +670,8 @@ static int param_loc(struct btfi_scan *s, struct scan_priv *p, struct walk_ctx *
 				break;
 			}
 		}
+		if ((err = resolve_converts(p, &a, ops, nops, &in)))
+			return err;
 		for (i = 0; i < nops; i++) {
 			/* Name the DIE only when dwexpr will complain. */
 			if (!btfi_dwexpr_known_op(ops[i].atom)) {
@@ -1583,6 +1616,7 @@ void btfi_scan_free(struct btfi_scan *s)
 		free(p->poffs);
 		free(p->tmp);
 		free(p->ranges);
+		free(p->convs);
 		btfi_syms_free(&p->syms);
 		free(p->secs);
 		free(p->fnames);
