@@ -24,6 +24,12 @@
  * A module's detached DWARF is also looked for where Debian's -dbg
  * packages put it: ROOT/lib/modules/<release>/... .
  *
+ * dwz: a DWARF file whose DIEs and strings point into an alternate file
+ * (.gnu_debugaltlink: name + build-id; Debian's -dbg packages) gets it
+ * set with dwarf_setalt() after we found it and checked its build-id:
+ * libdw 0.188's own search (absolute name, /usr/lib/debug/.build-id) takes
+ * whatever file is there, and knows no --debug-dir.
+ *
  * debuginfod: when nothing local is found and DEBUGINFOD_URLS is set,
  * libdwfl's search asks libdebuginfod (which libdwfl dlopens: Debian ships
  * it only as a shared library, with libcurl behind it) by build-id. It
@@ -61,6 +67,9 @@ struct mapped {
 struct di_priv {
 	const struct btfi_log *log;
 	struct mapped main, dbg;	/* dbg: --debug-file */
+	struct mapped alt;		/* dwz alternate file */
+	Dwarf *alt_dw;
+	char *alt_path;
 	Dwfl *dwfl;			/* detached search: owns the Dwarf */
 	Dwfl_Callbacks cb;		/* must outlive dwfl */
 	char *search_path;		/* libdwfl debuginfo_path: ":.debug:ROOTS" */
@@ -337,7 +346,8 @@ static int find_cb(Dwfl_Module *mod, void **ud, const char *modname, Dwarf_Addr 
 	struct di_priv *p = *ud;
 	int fd;
 
-	if (p && p->debug_file) {
+	/* p->found already: libdwfl asks for the dwz alternate file */
+	if (p && p->debug_file && !p->found) {
 		fd = open(p->debug_file, O_RDONLY | O_CLOEXEC);
 		if (fd >= 0 && !(*name = strdup(p->debug_file))) {
 			close(fd);
@@ -696,6 +706,103 @@ static int open_dwfl(struct btfi_debuginfo *di, struct di_priv *p, const char *r
 	return -ENOENT;
 }
 
+/* ---- dwz alternate file ---- */
+
+/* alt's build-id is want (hex): else logs the mismatch (as what). */
+static int alt_matches(Elf *elf, const char *want, const char *dwarf_path, const char *what,
+		       const struct btfi_log *log)
+{
+	const void *id;
+	ssize_t n = dwelf_elf_gnu_build_id(elf, &id);
+	char got[130] = "none";
+
+	if (n > 0)
+		hex(id, n, got, sizeof(got));
+	if (n > 0 && !strcmp(got, want))
+		return 0;
+	btfi_err(log, "%s: dwz alternate file %s does not match: build-id %s, want %s", dwarf_path,
+		 what, got, want);
+	return -EINVAL;
+}
+
+/*
+ * The file .gnu_debugaltlink names: as named, relative to the DWARF file,
+ * ROOT/.dwz/<what follows .dwz/ in the name> and ROOT/.build-id/xx/rest.debug
+ * for each debug root; the first one there decides (a wrong build-id is
+ * refused, not skipped: it names a stale package). libdwfl may have found
+ * it elsewhere (debuginfod): taken if its build-id matches.
+ */
+static int open_alt(struct btfi_debuginfo *di, struct di_priv *p)
+{
+	const char *name, *dwz;
+	const void *id;
+	ssize_t nid = dwelf_dwarf_gnu_debugaltlink(di->dw, &name, &id);
+	char want[130], *cands[64], *rs = NULL, *save, *r, *dir;
+	int n = 0, err = -ENOENT;
+	struct stat st;
+	Dwarf *alt;
+
+	if (nid == 0)
+		return 0;
+	if (nid < 0 || nid > 64) {
+		btfi_err(p->log, "%s: corrupt .gnu_debugaltlink", di->dwarf_path);
+		return -EINVAL;
+	}
+	hex(id, nid, want, sizeof(want));
+	dir = dir_of(di->dwarf_path);
+	if (name[0] == '/')
+		cands[n++] = strdup(name);
+	else if (dir && asprintf(&cands[n], "%s/%s", dir, name) >= 0)
+		n++;
+	dwz = strstr(name, "/.dwz/");
+	rs = strdup(p->roots);
+	for (r = rs ? strtok_r(rs, ":", &save) : NULL; r && n < 62; r = strtok_r(NULL, ":", &save)) {
+		if (r[0] != '/')
+			continue;
+		if (dwz && asprintf(&cands[n], "%s%s", r, dwz) >= 0)
+			n++;
+		if (nid > 1 && asprintf(&cands[n], "%s/.build-id/%.2s/%s.debug", r, want, want + 2) >= 0)
+			n++;
+	}
+	for (int i = 0; i < n && err == -ENOENT; i++) {
+		if (!cands[i] || stat(cands[i], &st) || !S_ISREG(st.st_mode))
+			continue;
+		err = map_elf(cands[i], &p->alt, p->log);
+		if (!err)
+			err = alt_matches(p->alt.elf, want, di->dwarf_path, cands[i], p->log);
+		if (!err && !(p->alt_dw = dwarf_begin_elf(p->alt.elf, DWARF_C_READ, NULL))) {
+			btfi_err(p->log, "%s: dwz alternate file %s: no DWARF (%s)", di->dwarf_path,
+				 cands[i], dwarf_errmsg(-1));
+			err = -EINVAL;
+		}
+		if (!err)
+			err = check_compressed(p->alt.elf, cands[i], p->log);
+		if (!err) {
+			dwarf_setalt(di->dw, p->alt_dw);
+			p->alt_path = cands[i];
+			cands[i] = NULL;
+		}
+	}
+	if (!err) {
+		di->alt = p->alt_dw;
+		di->alt_path = p->alt_path;
+	}
+	if (err == -ENOENT && p->dwfl && (alt = dwarf_getalt(di->dw))) {
+		err = dwarf_getelf(alt) ? alt_matches(dwarf_getelf(alt), want, di->dwarf_path,
+						      "found by libdwfl", p->log) : -EINVAL;
+		di->alt = err ? NULL : alt;
+		di->alt_path = "(found by libdwfl)";
+	} else if (err == -ENOENT) {
+		btfi_err(p->log, "%s: dwz alternate file %s (build-id %s) not found (looked for it as named, next to the file, under ROOT/.dwz and ROOT/.build-id of %s)",
+			 di->dwarf_path, name, want, p->roots);
+	}
+	for (int i = 0; i < n; i++)
+		free(cands[i]);
+	free(rs);
+	free(dir);
+	return err;
+}
+
 int btfi_debuginfo_open(const char *path, const struct btfi_debuginfo_opts *opts,
 			struct btfi_debuginfo **out)
 {
@@ -728,7 +835,7 @@ int btfi_debuginfo_open(const char *path, const struct btfi_debuginfo_opts *opts
 	di->dwarf_path = path;
 	p->log = log;
 	p->roots = roots;
-	p->main.fd = p->dbg.fd = -1;
+	p->main.fd = p->dbg.fd = p->alt.fd = -1;
 	kind = btfi_file_kind(path);
 	if (kind == BTFI_FILE_ZSTD) {
 		btfi_err(log, "%s: compressed with zstd, which this elfutils (%s) cannot decompress; "
@@ -746,6 +853,9 @@ int btfi_debuginfo_open(const char *path, const struct btfi_debuginfo_opts *opts
 			p->rel = false;
 		if (debug_file)
 			di->src = BTFI_DI_DEBUG_FILE;
+		err = open_alt(di, p);
+		if (err)
+			goto fail;
 		di->relocatable = p->rel;
 		*out = di;
 		return 0;
@@ -790,6 +900,9 @@ int btfi_debuginfo_open(const char *path, const struct btfi_debuginfo_opts *opts
 		if (err)
 			goto fail;
 	}
+	err = open_alt(di, p);
+	if (err)
+		goto fail;
 	di->relocatable = p->rel;
 	*out = di;
 	return 0;
@@ -809,11 +922,15 @@ void btfi_debuginfo_close(struct btfi_debuginfo *di)
 		dwfl_end(p->dwfl);	/* owns di->dw when detached */
 	else if (di->dw)
 		dwarf_end(di->dw);
+	if (p && p->alt_dw)
+		dwarf_end(p->alt_dw);	/* not the main Dwarf's to end (dwarf_setalt) */
 	if (p) {
+		unmap(&p->alt);
 		unmap(&p->dbg);
 		unmap(&p->main);
 		free(p->search_path);
 		free(p->found);
+		free(p->alt_path);
 	}
 	free(p);
 	free(di);

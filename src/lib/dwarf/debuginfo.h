@@ -42,6 +42,9 @@ struct btfi_debuginfo {
 	const char *dwarf_path;	/* the file the DWARF came from (== path if in the file) */
 	Elf *dwarf_elf;		/* == elf when in the file */
 	Dwarf *dw;
+	Dwarf *alt;		/* dwz alternate file (dwarf_setalt), NULL if none
+				 * or the one libdwfl found */
+	const char *alt_path;	/* its file */
 	int src;		/* enum btfi_debuginfo_src */
 	/* .debug_info's bytes in our own mapping of dwarf_path, when stored
 	 * uncompressed there (else map is NULL): the scan drops pages of CUs

@@ -94,6 +94,8 @@ struct scan_priv {
 	char what[512];
 	/* split unit being walked: its .dwo's key bit and sections */
 	uint64_t key_base;		/* index in scan->dwarfs << BTFI_DIE_FILE_SHIFT */
+	Dwarf *alt;			/* dwz alternate file, in scan->dwarfs at */
+	uint64_t alt_base;		/* this index << BTFI_DIE_FILE_SHIFT */
 	Elf_Data *main_loclists, *main_loc;
 	uint32_t dwarfs_cap;
 	/* a .dwp read by dwp.c: its units as .dwo files, the Dwarf that finds them */
@@ -103,9 +105,13 @@ struct scan_priv {
 	int dwp_fd;
 };
 
-/* A DIE's key in the scan's tables: offsets restart at 0 in every .dwo. */
+/* A DIE's key in the scan's tables: offsets restart at 0 in every .dwo,
+ * and a dwz alternate file's DIEs (types, shared declarations) have
+ * offsets of their own file. */
 static inline uint64_t die_key(const struct scan_priv *p, Dwarf_Die *die)
 {
+	if (p->alt && dwarf_cu_getdwarf(die->cu) == p->alt)
+		return dwarf_dieoffset(die) | p->alt_base;
 	return dwarf_dieoffset(die) | p->key_base;
 }
 

@@ -117,7 +117,7 @@ int scan_split_prepare(struct btfi_scan *s, struct scan_priv *p)
 	}
 	p->dwp_dw = dw;
 	s->dw = s->dwarfs[0] = dw;
-	btfi_info(p->log, "%s: split units from %s", s->path, dwp);
+	s->dwp_path = p->dwp_path;
 	return 0;
 }
 
