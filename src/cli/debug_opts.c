@@ -27,7 +27,7 @@ void debug_opts_report(const struct debug_opts *o, const char *path, const struc
 			btfi_debuginfo_src_str(s->di->src));
 	if (s->di->alt_path)
 		fprintf(stderr, "; dwz alternate file %s", s->di->alt_path);
-	if (s->dwp_path)
-		fprintf(stderr, "; split units from %s", s->dwp_path);
+	if (s->di->dwp_path)
+		fprintf(stderr, "; split units from %s", s->di->dwp_path);
 	fputc('\n', stderr);
 }

@@ -30,6 +30,12 @@
  * libdw 0.188's own search (absolute name, /usr/lib/debug/.build-id) takes
  * whatever file is there, and knows no --debug-dir.
  *
+ * Split DWARF in a package: libdw 0.188 opens a skeleton's split unit
+ * from a .dwo file only. When some are missing and BIN.dwp is there,
+ * dwp.c writes the package's units back as .dwo files next to a copy of
+ * the skeletons' debug sections, and di->dw becomes the Dwarf of that
+ * copy: libdw looks for a .dwo next to the file first.
+ *
  * debuginfod: when nothing local is found and DEBUGINFOD_URLS is set,
  * libdwfl's search asks libdebuginfod (which libdwfl dlopens: Debian ships
  * it only as a shared library, with libcurl behind it) by build-id. It
@@ -46,11 +52,13 @@
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <dwarf.h>
 #include <gelf.h>
 #include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 #include <elfutils/debuginfod.h>
 #include "dwarf/debuginfo.h"
+#include "dwarf/dwp.h"
 #include "elf_file.h"
 #include "log.h"
 #include "opts.h"
@@ -70,6 +78,10 @@ struct di_priv {
 	struct mapped alt;		/* dwz alternate file */
 	Dwarf *alt_dw;
 	char *alt_path;
+	struct btfi_dwp *dwp;		/* a .dwp's units as .dwo files */
+	char *dwp_path;
+	Dwarf *orig_dw;			/* di->dw before: its skeletons found no .dwo */
+	int dwp_fd;
 	Dwfl *dwfl;			/* detached search: owns the Dwarf */
 	Dwfl_Callbacks cb;		/* must outlive dwfl */
 	char *search_path;		/* libdwfl debuginfo_path: ":.debug:ROOTS" */
@@ -803,6 +815,88 @@ static int open_alt(struct btfi_debuginfo *di, struct di_priv *p)
 	return err;
 }
 
+/* ---- split units from a .dwp ---- */
+
+/* BIN.dwp, as gdb looks for it: next to the debug file, next to BIN. */
+static bool find_dwp(struct btfi_debuginfo *di, char *dwp, size_t len)
+{
+	snprintf(dwp, len, "%s.dwp", di->dwarf_path);
+	if (!access(dwp, F_OK))
+		return true;
+	snprintf(dwp, len, "%s.dwp", di->path);
+	return strcmp(di->path, di->dwarf_path) && !access(dwp, F_OK);
+}
+
+static const char *attr_str(Dwarf_Die *die, int name, int gnu)
+{
+	Dwarf_Attribute a;
+	const char *s = dwarf_formstring(dwarf_attr(die, name, &a));
+
+	return s ? s : dwarf_formstring(dwarf_attr(die, gnu, &a));
+}
+
+/* Skeletons whose .dwo libdw did not find, and a package: its units as
+ * .dwo files, di->dw a Dwarf that finds them (libdw keeps the .dwo files
+ * it opened while asking, for whoever walks the units later). */
+static int open_dwp(struct btfi_debuginfo *di, struct di_priv *p)
+{
+	Dwarf_CU *cu = NULL;
+	Dwarf_Die cudie, subdie;
+	uint8_t unit_type;
+	char dwp[4096];
+	const char *copy;
+	uint32_t missing = 0;
+	Dwarf *dw;
+	int err;
+
+	if (p->rel || !find_dwp(di, dwp, sizeof(dwp)))
+		return 0;
+	while (!dwarf_get_units(di->dw, cu, &cu, NULL, &unit_type, &cudie, &subdie))
+		missing += unit_type == DW_UT_skeleton && dwarf_tag(&subdie) != DW_TAG_compile_unit;
+	if (!missing)
+		return 0;
+	if (!(p->dwp_path = strdup(dwp))) {
+		btfi_err(p->log, "%s: out of memory", di->path);
+		return -ENOMEM;
+	}
+	err = btfi_dwp_open(dwp, p->log, &p->dwp);
+	if (err)
+		return err;
+	for (cu = NULL; !dwarf_get_units(di->dw, cu, &cu, NULL, &unit_type, &cudie, &subdie);) {
+		uint64_t id;
+
+		if (unit_type != DW_UT_skeleton || dwarf_tag(&subdie) == DW_TAG_compile_unit ||
+		    dwarf_cu_info(cu, NULL, NULL, NULL, NULL, &id, NULL, NULL))
+			continue;
+		err = btfi_dwp_write_unit(p->dwp, id, attr_str(&cudie, DW_AT_dwo_name, DW_AT_GNU_dwo_name),
+					  p->log);
+		if (err && err != -ENOENT)	/* not in it: the scan names the unit */
+			return err;
+	}
+	err = btfi_dwp_skeleton_copy(p->dwp, dwarf_getelf(di->dw), di->dwarf_path, &copy, p->log);
+	if (err)
+		return err;
+	p->dwp_fd = open(copy, O_RDONLY | O_CLOEXEC);
+	dw = p->dwp_fd >= 0 ? dwarf_begin(p->dwp_fd, DWARF_C_READ) : NULL;
+	if (!dw) {
+		btfi_err(p->log, "%s: cannot open %s: %s", di->path, copy,
+			 p->dwp_fd < 0 ? strerror(errno) : dwarf_errmsg(-1));
+		return -EIO;
+	}
+	if (di->alt)
+		dwarf_setalt(dw, di->alt);
+	p->orig_dw = di->dw;
+	di->dw = dw;
+	di->dwp_path = p->dwp_path;
+	return 0;
+}
+
+/* What every DWARF needs once found: its dwz alternate file, its .dwp. */
+static int open_extras(struct btfi_debuginfo *di, struct di_priv *p)
+{
+	return open_alt(di, p) ?: open_dwp(di, p);
+}
+
 int btfi_debuginfo_open(const char *path, const struct btfi_debuginfo_opts *opts,
 			struct btfi_debuginfo **out)
 {
@@ -835,7 +929,7 @@ int btfi_debuginfo_open(const char *path, const struct btfi_debuginfo_opts *opts
 	di->dwarf_path = path;
 	p->log = log;
 	p->roots = roots;
-	p->main.fd = p->dbg.fd = p->alt.fd = -1;
+	p->main.fd = p->dbg.fd = p->alt.fd = p->dwp_fd = -1;
 	kind = btfi_file_kind(path);
 	if (kind == BTFI_FILE_ZSTD) {
 		btfi_err(log, "%s: compressed with zstd, which this elfutils (%s) cannot decompress; "
@@ -853,7 +947,7 @@ int btfi_debuginfo_open(const char *path, const struct btfi_debuginfo_opts *opts
 			p->rel = false;
 		if (debug_file)
 			di->src = BTFI_DI_DEBUG_FILE;
-		err = open_alt(di, p);
+		err = open_extras(di, p);
 		if (err)
 			goto fail;
 		di->relocatable = p->rel;
@@ -900,7 +994,7 @@ int btfi_debuginfo_open(const char *path, const struct btfi_debuginfo_opts *opts
 		if (err)
 			goto fail;
 	}
-	err = open_alt(di, p);
+	err = open_extras(di, p);
 	if (err)
 		goto fail;
 	di->relocatable = p->rel;
@@ -918,6 +1012,10 @@ void btfi_debuginfo_close(struct btfi_debuginfo *di)
 	if (!di)
 		return;
 	p = di->priv;
+	if (p && p->orig_dw) {	/* di->dw is the .dwp's: ours */
+		dwarf_end(di->dw);
+		di->dw = p->orig_dw;
+	}
 	if (p && p->dwfl)
 		dwfl_end(p->dwfl);	/* owns di->dw when detached */
 	else if (di->dw)
@@ -931,6 +1029,10 @@ void btfi_debuginfo_close(struct btfi_debuginfo *di)
 		free(p->search_path);
 		free(p->found);
 		free(p->alt_path);
+		if (p->dwp_fd >= 0)
+			close(p->dwp_fd);
+		btfi_dwp_close(p->dwp);	/* and its temp directory */
+		free(p->dwp_path);
 	}
 	free(p);
 	free(di);

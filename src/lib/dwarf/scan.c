@@ -1474,7 +1474,6 @@ int btfi_scan_open(const char *path, const struct btfi_scan_opts *opts,
 	s->priv = p;
 	s->path = path;
 	p->log = log;
-	p->dwp_fd = -1;
 	p->addr_size = 8;
 	p->no_locations = OPTS_GET(opts, no_locations, false);
 	p->policy = OPTS_GET(opts, probe_policy, BTFI_PROBE_DEFAULT);
@@ -1509,9 +1508,6 @@ int btfi_scan_open(const char *path, const struct btfi_scan_opts *opts,
 		p->alt_base = (uint64_t)s->ndwarfs << BTFI_DIE_FILE_SHIFT;
 		s->dwarfs[s->ndwarfs++] = p->alt;
 	}
-	err = scan_split_prepare(s, p);
-	if (err)
-		goto fail;
 	find_loc_sections(s, p);
 	err = load_elf_tables(s, p);
 	if (!err)
@@ -1558,7 +1554,6 @@ void btfi_scan_free(struct btfi_scan *s)
 		free(p->franges);
 		free(p->xedges);
 		scan_cfg_free(p->cfg);
-		scan_split_free(s, p);
 	}
 	free(s->dwarfs);
 	btfi_debuginfo_close(s->di);	/* owns elf, dw and the mapping */

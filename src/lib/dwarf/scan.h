@@ -116,7 +116,6 @@ struct btfi_scan {
 	Elf *elf;		/* of path: sections, symbols, .eh_frame */
 	Dwarf *dw;		/* stays open: the encoder reads types through it */
 	const char *dwarf_path;	/* where the DWARF came from: path or its debug file */
-	const char *dwp_path;	/* split units read from this .dwp, or NULL */
 	struct btfi_debuginfo *di;
 	Dwarf **dwarfs;		/* [0] = dw, then the dwz alternate file if any,
 				 * then the .dwo files of split units */

@@ -98,11 +98,6 @@ struct scan_priv {
 	uint64_t alt_base;		/* this index << BTFI_DIE_FILE_SHIFT */
 	Elf_Data *main_loclists, *main_loc;
 	uint32_t dwarfs_cap;
-	/* a .dwp read by dwp.c: its units as .dwo files, the Dwarf that finds them */
-	struct btfi_dwp *dwp;
-	char *dwp_path;
-	Dwarf *dwp_dw;
-	int dwp_fd;
 };
 
 /* A DIE's key in the scan's tables: offsets restart at 0 in every .dwo,
@@ -120,11 +115,7 @@ static inline uint64_t die_key(const struct scan_priv *p, Dwarf_Die *die)
  * it), or log the missing .dwo; leave restores the main file's. */
 int scan_split_enter(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *skel, Dwarf_Die *split);
 void scan_split_leave(struct btfi_scan *s, struct scan_priv *p);
-/* Before the walk: skeletons whose .dwo is missing, and a BIN.dwp: the
- * package's units written out by dwp.c, s->dw switched to a Dwarf that
- * finds them. Free: that Dwarf, the package and its temp directory. */
-int scan_split_prepare(struct btfi_scan *s, struct scan_priv *p);
-void scan_split_free(struct btfi_scan *s, struct scan_priv *p);
+
 
 void scan_read_file_names(struct scan_priv *p, uint64_t off);
 /* scan_kflow.c: a kernel's static-key jumps and exception fixups into

@@ -6,22 +6,17 @@
  * normal one on the split unit; what differs is that DIE offsets restart
  * at 0 in each .dwo (keys get the file's index) and that GCC's location
  * view lists are in the .dwo's .debug_loclists.dwo / .debug_loc.dwo.
- * libdw 0.188 does not read .dwp packages (0.191 does): with .dwo files
- * missing and a BIN.dwp, dwp.c writes the package's units back as .dwo
- * files next to a copy of the skeletons' debug sections, and the scan
- * walks a Dwarf opened on that copy (libdw finds them next to it).
+ * libdw 0.188 does not read .dwp packages (0.191 does): debuginfo.c and
+ * dwp.c make them .dwo files again, found like any.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <fcntl.h>
-#include <limits.h>
 #include <dwarf.h>
 #include <gelf.h>
 #include "dwarf/debuginfo.h"
-#include "dwarf/dwp.h"
 #include "dwarf/scan.h"
 #include "dwarf/scan_priv.h"
 #include "log.h"
@@ -40,95 +35,16 @@ static void missing_dwo(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *ske
 	const char *dir = attr_str(skel, DW_AT_comp_dir, 0);
 	uint64_t id = 0;
 
-	if (p->dwp) {
+	if (s->di->dwp_path) {
 		dwarf_cu_info(skel->cu, NULL, NULL, NULL, NULL, &id, NULL, NULL);
 		btfi_err(p->log, "%s: split DWARF unit %s (dwo_id 0x%016llx) is neither a .dwo file (looked in %s and next to %s) nor in %s",
 			 s->path, name ? name : "?", (unsigned long long)id,
-			 dir && name && name[0] != '/' ? dir : "/", s->dwarf_path, p->dwp_path);
+			 dir && name && name[0] != '/' ? dir : "/", s->dwarf_path, s->di->dwp_path);
 	} else {
 		btfi_err(p->log, "%s: split DWARF unit %s not found (looked in %s and next to %s)",
 			 s->path, name ? name : "?", dir && name && name[0] != '/' ? dir : "/",
 			 s->dwarf_path);
 	}
-}
-
-/* BIN.dwp, as gdb looks for it: next to the debug file, next to BIN. */
-static bool find_dwp(struct btfi_scan *s, char *dwp, size_t len)
-{
-	snprintf(dwp, len, "%s.dwp", s->dwarf_path);
-	if (!access(dwp, F_OK))
-		return true;
-	snprintf(dwp, len, "%s.dwp", s->path);
-	return strcmp(s->path, s->dwarf_path) && !access(dwp, F_OK);
-}
-
-/* Is the skeleton's split unit there (libdw found its .dwo)? */
-static bool have_split(Dwarf_Die *subdie)
-{
-	return dwarf_tag(subdie) == DW_TAG_compile_unit;
-}
-
-int scan_split_prepare(struct btfi_scan *s, struct scan_priv *p)
-{
-	Dwarf_CU *cu = NULL;
-	Dwarf_Die cudie, subdie;
-	uint8_t unit_type;
-	char dwp[PATH_MAX];
-	const char *copy;
-	uint32_t missing = 0;
-	Dwarf *dw;
-	int err;
-
-	if (!find_dwp(s, dwp, sizeof(dwp)))
-		return 0;
-	/* (libdw keeps the .dwo files it opens here for the scan) */
-	while (!dwarf_get_units(s->dw, cu, &cu, NULL, &unit_type, &cudie, &subdie))
-		missing += unit_type == DW_UT_skeleton && !have_split(&subdie);
-	if (!missing)
-		return 0;
-	p->dwp_path = strdup(dwp);
-	if (!p->dwp_path) {
-		btfi_err(p->log, "%s: out of memory", s->path);
-		return -ENOMEM;
-	}
-	err = btfi_dwp_open(dwp, p->log, &p->dwp);
-	if (err)
-		return err;
-	for (cu = NULL; !dwarf_get_units(s->dw, cu, &cu, NULL, &unit_type, &cudie, &subdie);) {
-		uint64_t id;
-
-		if (unit_type != DW_UT_skeleton || have_split(&subdie) ||
-		    dwarf_cu_info(cu, NULL, NULL, NULL, NULL, &id, NULL, NULL))
-			continue;
-		err = btfi_dwp_write_unit(p->dwp, id, attr_str(&cudie, DW_AT_dwo_name, DW_AT_GNU_dwo_name),
-					  p->log);
-		if (err && err != -ENOENT)	/* not in it: the scan names the unit */
-			return err;
-	}
-	err = btfi_dwp_skeleton_copy(p->dwp, dwarf_getelf(s->dw), s->dwarf_path, &copy, p->log);
-	if (err)
-		return err;
-	p->dwp_fd = open(copy, O_RDONLY | O_CLOEXEC);
-	dw = p->dwp_fd >= 0 ? dwarf_begin(p->dwp_fd, DWARF_C_READ) : NULL;
-	if (!dw) {
-		btfi_err(p->log, "%s: cannot open %s: %s", s->path, copy,
-			 p->dwp_fd < 0 ? strerror(errno) : dwarf_errmsg(-1));
-		return -EIO;
-	}
-	p->dwp_dw = dw;
-	s->dw = s->dwarfs[0] = dw;
-	s->dwp_path = p->dwp_path;
-	return 0;
-}
-
-void scan_split_free(struct btfi_scan *s, struct scan_priv *p)
-{
-	if (p->dwp_dw)
-		dwarf_end(p->dwp_dw);
-	if (p->dwp_fd >= 0)
-		close(p->dwp_fd);
-	btfi_dwp_close(p->dwp);
-	free(p->dwp_path);
 }
 
 static Elf_Data *dwo_section(Elf *elf, const char *want)
