@@ -10,9 +10,8 @@
  *
  * Detached: libdwfl's standard search (build-id under each debug root,
  * then the .gnu_debuglink name next to the file, in .debug/, and under
- * each root; build-id or CRC checked) with its Dwarf kept open: it also
- * finds dwz alternate files and opens split .dwo units relative to the
- * debug file. A file named with --debug-file is opened like an ELF with
+ * each root; build-id or CRC checked) with its Dwarf kept open: it opens
+ * split .dwo units relative to the debug file. A file named with --debug-file is opened like an ELF with
  * DWARF inside, after its build-id is compared with the ELF's.
  *
  * Relocatable objects (.o, kernel modules .ko) and compressed files
