@@ -189,6 +189,15 @@ for cc in gcc clang; do
 done
 # The other compiler's package: no unit with this dwo_id.
 cp "$D/shapes-gcc-dwp/shapes-gcc-dwp" "$tmp/other"; cp "$D/shapes-clang-dwp/shapes-clang-dwp.dwp" "$tmp/other.dwp"
+# A stripped binary, its skeletons in the debug file (.gnu_debuglink) and
+# the package next to the binary (BIN.dwp, as gdb looks for it).
+mkdir -p "$tmp/sd" && cp "$D/shapes-gcc-dwp/shapes-gcc-dwp" "$tmp/sd/bin" && cp "$D/shapes-gcc-dwp/shapes-gcc-dwp.dwp" "$tmp/sd/bin.dwp" &&
+	objcopy --only-keep-debug "$tmp/sd/bin" "$tmp/sd/bin.debug" && strip --strip-all "$tmp/sd/bin" &&
+	objcopy --add-gnu-debuglink="$tmp/sd/bin.debug" "$tmp/sd/bin" || bad "stripped .dwp build"
+"$BTFINLINE" stats "$tmp/sd/bin" --json -v 2>"$tmp/sd.err" | norm | cmp -s - "$tmp/ref-gcc-dw4.stats" &&
+	grep -qx "btfinline: $tmp/sd/bin: DWARF from $tmp/sd/bin.debug (.gnu_debuglink); split units from $tmp/sd/bin.dwp" "$tmp/sd.err" &&
+	echo "ok   stripped, debug file by .gnu_debuglink, BIN.dwp: stats equal the plain build's" ||
+	bad "stripped .dwp build: $(cat "$tmp/sd.err")"
 one_line 1 "^btfinline: $tmp/other: split DWARF unit shapes-gcc-dwp-shapes\.dwo \(dwo_id 0x[0-9a-f]{16}\) is neither a \.dwo file \(looked in \S+ and next to $tmp/other\) nor in $tmp/other\.dwp$" \
 	"$BTFINLINE" stats "$tmp/other"
 # A missing .dwo, named.
