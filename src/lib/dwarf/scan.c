@@ -1567,7 +1567,7 @@ int btfi_scan_open(const char *path, const struct btfi_scan_opts *opts,
 	p->elf = s->elf;
 	s->dw = s->di->dw;
 	s->dwarf_path = s->di->dwarf_path;
-	s->dwarfs = calloc(1, sizeof(*s->dwarfs));
+	s->dwarfs = calloc(2, sizeof(*s->dwarfs));
 	if (!s->dwarfs) {
 		err = -ENOMEM;
 		btfi_err(log, "%s: out of memory", path);
@@ -1575,7 +1575,12 @@ int btfi_scan_open(const char *path, const struct btfi_scan_opts *opts,
 	}
 	s->dwarfs[0] = s->dw;
 	s->ndwarfs = 1;
-	p->dwarfs_cap = 1;
+	p->dwarfs_cap = 2;
+	if (s->di->alt) {	/* dwz: its DIEs keyed apart */
+		p->alt = s->di->alt;
+		p->alt_base = (uint64_t)s->ndwarfs << BTFI_DIE_FILE_SHIFT;
+		s->dwarfs[s->ndwarfs++] = p->alt;
+	}
 	find_loc_sections(s, p);
 	err = load_elf_tables(s, p);
 	if (!err)
