@@ -27,24 +27,11 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 # where a .dwp's units are written: must be empty after each command
 export TMPDIR=$tmp/t; mkdir -p "$TMPDIR"
 fail=0
-bad() { echo "FAIL $*"; fail=1; }
+. "$TOP/tests/lib_check.sh"
 D=$FIXTURES/debuginfo
 "$TOP/tests/fixtures/build-debuginfo.sh" "$D" || { echo "FAIL: building the variants"; exit 1; }
 bins=("$BTFINLINE")
 [ -x "$TOP/build-asan/btfinline" ] && bins+=("$TOP/build-asan/btfinline")
-norm() {	# stats --json without the path and the wall time
-	python3 -c 'import json,sys; j=json.load(sys.stdin); j.pop("file"); j.pop("extraction_secs"); print(json.dumps(j, sort_keys=True))'
-}
-# one_line RC PATTERN CMD...: fails with exit RC and exactly one stderr line matching
-one_line() {
-	local rc=$1 pat=$2 out got; shift 2
-	out=$("$@" 2>&1 >/dev/null); got=$?
-	if [ $got != "$rc" ] || [ "$(printf '%s\n' "$out" | wc -l)" != 1 ] || ! printf '%s\n' "$out" | grep -qE "$pat"; then
-		bad "$*: rc=$got (want $rc), stderr: $out"
-	else
-		echo "ok   $(basename "$2"): ${out#btfinline: }"
-	fi
-}
 
 for cc in gcc clang; do
 	# The references: the plain builds, encoded; F: functions with sites.

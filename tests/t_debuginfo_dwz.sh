@@ -22,21 +22,9 @@ command -v dwz >/dev/null || { echo "skip: no dwz"; exit 77; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 [ -n "${KEEP:-}" ] && trap - EXIT && echo "tmp: $tmp"
 fail=0
-bad() { echo "FAIL $*"; fail=1; }
+. "$TOP/tests/lib_check.sh"
 bins=("$BTFINLINE")
 [ -x "$TOP/build-asan/btfinline" ] && bins+=("$TOP/build-asan/btfinline")
-norm() {	# stats --json without the path and the wall time
-	python3 -c 'import json,sys; j=json.load(sys.stdin); j.pop("file"); j.pop("extraction_secs"); print(json.dumps(j, sort_keys=True))'
-}
-one_line() {	# RC PATTERN CMD...: exit RC and exactly one stderr line matching
-	local rc=$1 pat=$2 out got; shift 2
-	out=$("$@" 2>&1 >/dev/null); got=$?
-	if [ $got != "$rc" ] || [ "$(printf '%s\n' "$out" | wc -l)" != 1 ] || ! printf '%s\n' "$out" | grep -qE "$pat"; then
-		bad "$*: rc=$got (want $rc), stderr: $out"
-	else
-		echo "ok   $(basename "$2"): ${out#btfinline: }"
-	fi
-}
 build_id() { readelf -n "$1" | sed -n 's/.*Build ID: //p'; }
 # set_link FILE NAME ALT: FILE's .gnu_debugaltlink names NAME, build-id ALT's
 set_link() {
