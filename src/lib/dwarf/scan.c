@@ -588,6 +588,37 @@ static int cmp_shape(const void *a, const void *b)
 	return strcmp(x->text, y->text);
 }
 
+/* The base types of the expression's DW_OP_converts, for dwexpr (a type
+ * libdw cannot find is left out: dwexpr then refuses the convert). */
+static int resolve_converts(struct scan_priv *p, Dwarf_Attribute *a, Dwarf_Op *ops,
+			    size_t nops, struct btfi_dwexpr_in *in)
+{
+	size_t i, n = 0;
+	Dwarf_Die t;
+
+	for (i = 0; i < nops; i++) {
+		if (ops[i].atom != DW_OP_convert && ops[i].atom != DW_OP_GNU_convert)
+			continue;
+		if (GROW(p->convs, p->convs_cap, n + 1))
+			return -ENOMEM;
+		p->convs[n].op_offset = ops[i].offset;
+		p->convs[n].size = 0;
+		p->convs[n].is_signed = false;
+		if (ops[i].number) {	/* 0: the generic type */
+			if (dwarf_getlocation_die(a, &ops[i], &t) ||
+			    dwarf_tag(&t) != DW_TAG_base_type)
+				continue;
+			type_info(p, &t, &p->convs[n].size, &p->convs[n].is_signed);
+			if (!p->convs[n].size)
+				continue;
+		}
+		n++;
+	}
+	in->conv = p->convs;
+	in->nconv = n;
+	return 0;
+}
+
 static int param_loc(struct btfi_scan *s, struct scan_priv *p, struct walk_ctx *ctx,
 		     Dwarf_Die *pdie, const struct btfi_param *prm, uint64_t addr,
 		     struct btfi_loc *loc)
@@ -639,6 +670,8 @@ static int param_loc(struct btfi_scan *s, struct scan_priv *p, struct walk_ctx *
 				break;
 			}
 		}
+		if ((err = resolve_converts(p, &a, ops, nops, &in)))
+			return err;
 		for (i = 0; i < nops; i++) {
 			/* Name the DIE only when dwexpr will complain. */
 			if (!btfi_dwexpr_known_op(ops[i].atom)) {
@@ -799,13 +832,13 @@ static int func_ranges(struct scan_priv *p, Dwarf_Die *fn)
 
 /* The per-call policy for the instance whose ranges are in p->ranges:
  * ch->n == 0 keeps the fallback (entry-pc's address). */
-static int per_call(struct scan_priv *p, struct walk_ctx *ctx, const struct ranges_info *ri,
-		    uint64_t fallback, struct scan_cfg_choice *ch)
+/* The control flow of the enclosing function in p->cfg: 1 if there,
+ * 0 if not (no code bytes, a relocatable object), or -ENOMEM. */
+static int fn_cfg(struct scan_priv *p, struct walk_ctx *ctx)
 {
 	uint64_t key;
 	int err;
 
-	memset(ch, 0, sizeof(*ch));
 	/* A relocatable object's sections all start at 0: no one address
 	 * space to follow jumps in (entry-pc's address then). */
 	if (!ctx->fn_valid || p->relocatable)
@@ -818,10 +851,43 @@ static int per_call(struct scan_priv *p, struct walk_ctx *ctx, const struct rang
 	err = scan_cfg_build(p->cfg, p, key, p->franges, p->nfranges, ctx->caller_addr);
 	if (err == -ENOMEM)
 		return err;
-	if (!err)
+	return !err;
+}
+
+static int per_call(struct scan_priv *p, struct walk_ctx *ctx, const struct ranges_info *ri,
+		    uint64_t fallback, struct scan_cfg_choice *ch)
+{
+	int r;
+
+	memset(ch, 0, sizeof(*ch));
+	r = fn_cfg(p, ctx);
+	if (r > 0)
 		scan_cfg_entries(p->cfg, p->ranges, p->nranges, ri->entry, ri->has_entry,
 				 fallback, !p->kernel, ch);
-	return 0;
+	return r < 0 ? r : 0;
+}
+
+/*
+ * An instance without code of its own (GCC: the body folded into the
+ * caller's code, or nothing left of it but its arguments) keeps
+ * DW_AT_entry_pc: where the call happens, an instruction of the caller.
+ * perf probe and gdb stop there too; the parameters' location lists
+ * often hold there only at the entry's view ([X, X) ranges of views).
+ * Taken when it lies in the enclosing function's code and, where the
+ * control flow is known, starts an instruction.
+ */
+static int nocode_entry(struct scan_priv *p, struct walk_ctx *ctx, const struct ranges_info *ri)
+{
+	int r;
+
+	if (ri->any || !ri->has_entry || !ri->entry || !ctx->fn_valid ||
+	    dwarf_haspc(&ctx->fn, ri->entry) != 1)
+		return 0;
+	r = fn_cfg(p, ctx);
+	if (r < 0)
+		return r;
+	/* without control flow: the entry as DWARF gives it */
+	return !r || scan_cfg_is_insn(p->cfg, ri->entry);
 }
 
 /* GCC's partial inlining: f's split-off part inlined back directly into
@@ -1216,7 +1282,7 @@ static int do_inline(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
 	struct btfi_func *f;
 	const struct scan_origin *o;
 	uint32_t oi, i, si, xi;
-	int err;
+	int err, nocode;
 
 	if (dwarf_formref_die(dwarf_attr(die, DW_AT_abstract_origin, &a), &origin)) {
 		/* Follow origin chains to the root (also across CUs). */
@@ -1239,14 +1305,21 @@ static int do_inline(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
 		return err;
 	die_entry_pc(die, &ri);
 
-	err = new_site(s, p, f, NO_IDX, ri.any, &si);
+	nocode = nocode_entry(p, ctx, &ri);
+	if (nocode < 0)
+		return nocode;
+	err = new_site(s, p, f, NO_IDX, ri.any || nocode, &si);
 	if (err)
 		return err;
 	site = &s->sites[si];
 	site->func = o->func;
 	site->caller = ctx->caller;
 	site->caller_addr = ctx->caller_addr;
-	site->addr = ri.any ? probe_addr(p, &ri) : 0;
+	site->addr = ri.any ? probe_addr(p, &ri) : nocode ? ri.entry : 0;
+	if (nocode) {
+		site->flags |= BTFI_SITE_NOCODE;
+		s->entry_pc.nocode++;
+	}
 	if (ri.any && p->policy == BTFI_PROBE_PER_CALL) {
 		err = per_call(p, ctx, &ri, site->addr, &ch);
 		if (err)
@@ -1292,10 +1365,10 @@ static int do_inline(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
 		s->split_parts++;
 	}
 	f->nsites++;
-	if (!ri.any)
+	if (!site->addr)
 		f->nsites_noaddr++;
 
-	if (ri.any && (err = site_locs(s, p, ctx, die, &ri, o, si)))
+	if (site->addr && (err = site_locs(s, p, ctx, die, &ri, o, si)))
 		return err;
 	/* The other paths into the body: the same call, one address each. */
 	for (i = 1; i < ch.n; i++) {
@@ -1525,7 +1598,7 @@ int btfi_scan_open(const char *path, const struct btfi_scan_opts *opts,
 	p->elf = s->elf;
 	s->dw = s->di->dw;
 	s->dwarf_path = s->di->dwarf_path;
-	s->dwarfs = calloc(1, sizeof(*s->dwarfs));
+	s->dwarfs = calloc(2, sizeof(*s->dwarfs));
 	if (!s->dwarfs) {
 		err = -ENOMEM;
 		btfi_err(log, "%s: out of memory", path);
@@ -1533,7 +1606,12 @@ int btfi_scan_open(const char *path, const struct btfi_scan_opts *opts,
 	}
 	s->dwarfs[0] = s->dw;
 	s->ndwarfs = 1;
-	p->dwarfs_cap = 1;
+	p->dwarfs_cap = 2;
+	if (s->di->alt) {	/* dwz: its DIEs keyed apart */
+		p->alt = s->di->alt;
+		p->alt_base = (uint64_t)s->ndwarfs << BTFI_DIE_FILE_SHIFT;
+		s->dwarfs[s->ndwarfs++] = p->alt;
+	}
 	find_loc_sections(s, p);
 	err = load_elf_tables(s, p);
 	if (!err)
@@ -1574,6 +1652,7 @@ void btfi_scan_free(struct btfi_scan *s)
 		free(p->poffs);
 		free(p->tmp);
 		free(p->ranges);
+		free(p->convs);
 		btfi_syms_free(&p->syms);
 		free(p->secs);
 		free(p->fnames);

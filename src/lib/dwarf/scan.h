@@ -52,6 +52,9 @@ enum {
 	 * directly into f (call line = f's declaration): the call the
 	 * enclosing f already sees. No site is written for it. */
 	BTFI_SITE_SPLIT = 1 << 1,
+	/* No code of its own: probed at its DW_AT_entry_pc, an instruction
+	 * of the caller (as perf probe and gdb do). */
+	BTFI_SITE_NOCODE = 1 << 2,
 };
 
 struct btfi_site {
@@ -116,8 +119,8 @@ struct btfi_scan_opts {
 struct btfi_debuginfo;
 
 /* DIE keys (type_off, die_off, ...): the DIE's offset in its file; for a
- * split unit's DIE plus its file's index in scan->dwarfs << this shift
- * (offsets restart at 0 in every .dwo). */
+ * split unit's or a dwz alternate file's DIE plus its file's index in
+ * scan->dwarfs << this shift (offsets restart at 0 in every file). */
 #define BTFI_DIE_FILE_SHIFT 40
 
 struct btfi_scan {
@@ -126,7 +129,8 @@ struct btfi_scan {
 	Dwarf *dw;		/* stays open: the encoder reads types through it */
 	const char *dwarf_path;	/* where the DWARF came from: path or its debug file */
 	struct btfi_debuginfo *di;
-	Dwarf **dwarfs;		/* [0] = dw, then the .dwo files of split units */
+	Dwarf **dwarfs;		/* [0] = dw, then the dwz alternate file if any,
+				 * then the .dwo files of split units */
 	uint32_t ndwarfs;
 
 	struct btfi_func *funcs;	uint32_t nfuncs;
@@ -141,6 +145,7 @@ struct btfi_scan {
 		uint32_t inside;		/* entry_pc inside a range */
 		uint32_t at_range_end;		/* == the end of a range, not inside */
 		uint32_t outside;		/* elsewhere, not inside */
+		uint32_t nocode;		/* no code, probed at entry_pc (BTFI_SITE_NOCODE) */
 	} entry_pc;
 	struct {		/* the per-call policy's decisions, per instance */
 		uint32_t how[BTFI_PROBE_HOW__MAX];
