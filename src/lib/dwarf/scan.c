@@ -1587,7 +1587,7 @@ int btfi_scan_open(const char *path, const struct btfi_scan_opts *opts,
 	s->policy = p->policy;
 
 	s->di = OPTS_GET(opts, debuginfo, NULL);
-	p->di_borrowed = s->di;
+	p->di_borrowed = s->di != NULL;
 	err = s->di ? 0 : btfi_debuginfo_open(path, &(struct btfi_debuginfo_opts){
 		.sz = sizeof(struct btfi_debuginfo_opts), .log = *log,
 		.debug_file = OPTS_GET(opts, debug_file, NULL),
