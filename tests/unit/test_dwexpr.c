@@ -129,6 +129,15 @@ static void convert_cases(void)
 	     BTFI_LOC_NONE, 0, 0, false,
 	     OPAT(DW_OP_breg7, 31, 0), OPAT(DW_OP_convert, 0x9c, 10), OPAT(DW_OP_convert, 0xa1, 12),
 	     OPAT(DW_OP_stack_value, 0, 14));
+	/* the same at the slot rsp+0: the frame base's, or rsp's own value */
+	CONV("fbreg 0; convert u8; convert u32: an address's byte, refused", 4, false, conv_u8_u32,
+	     BTFI_LOC_NONE, 0, 0, false,
+	     OPAT(DW_OP_fbreg, 0, 0), OPAT(DW_OP_convert, 0x9c, 10), OPAT(DW_OP_convert, 0xa1, 12),
+	     OPAT(DW_OP_stack_value, 0, 14));
+	CONV("breg7 0; convert u8; convert u32: an address's byte, refused", 4, false, conv_u8_u32,
+	     BTFI_LOC_NONE, 0, 0, false,
+	     OPAT(DW_OP_breg7, 0, 0), OPAT(DW_OP_convert, 0x9c, 10), OPAT(DW_OP_convert, 0xa1, 12),
+	     OPAT(DW_OP_stack_value, 0, 14));
 	CONV("convert whose type the scan could not resolve: refused", 4, false,
 	     no_conv, BTFI_LOC_NONE, 0, 0, false,
 	     OPAT(DW_OP_breg0, 0, 0), OPAT(DW_OP_convert, 0x9c, 10), OPAT(DW_OP_stack_value, 0, 14));

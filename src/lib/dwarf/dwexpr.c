@@ -192,8 +192,12 @@ static void narrowed(const Dwarf_Op *ops, size_t n, uint32_t reg, int64_t off,
 	for (; i + 1 < n && (ops[i].atom == DW_OP_convert || ops[i].atom == DW_OP_GNU_convert); i++) {
 		/* clang 14 writes a spilled u8 at rsp+31 as `breg7 31; convert;
 		 * convert; stack_value`: literally the low byte of the address,
-		 * not what it meant. Only a register's own value is taken. */
-		if ((off && !mem) || !convert_to(&ops[i], in, &vsize, &vsigned))
+		 * not what it meant; at the slot rsp+0 `fbreg 0` (SQLite's
+		 * sqlite3BeginWriteOperation, the truth harness). Only a
+		 * register's own value is taken, never the stack's address
+		 * (x86-64 DWARF register 7: rsp). */
+		if ((!mem && (off || reg == BTFI_REG_FBREG || reg == 7)) ||
+		    !convert_to(&ops[i], in, &vsize, &vsigned))
 			return set_none(out, BTFI_R_UNSUPPORTED);
 		narrow = true;
 	}
