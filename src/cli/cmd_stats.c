@@ -111,6 +111,7 @@ static void print_json(const char *path, const struct btfi_stats *st, uint32_t m
 	for (k = BTFI_LOC_KREG; k <= BTFI_LOC_KADDR; k++)
 		jw_uint_field(&w, btfi_loc_kind_str(k), st->classes[k]);
 	jw_end_object(&w);
+	jw_uint_field(&w, "next_view", s->next_view);
 	jw_name(&w, "unavailable");
 	jw_start_object(&w);
 	for (k = BTFI_R_NO_LOCATION; k < BTFI_R__MAX; k++) {
@@ -135,6 +136,7 @@ static void print_json(const char *path, const struct btfi_stats *st, uint32_t m
 		jw_uint_field(&w, "nop_skipped", s->probe.nop_skipped);
 		jw_uint_field(&w, "refused_moved", s->probe.refused_moved);
 		jw_uint_field(&w, "borrowed", s->probe.borrowed);
+		jw_uint_field(&w, "reg_copy", s->probe.reg_copy);
 		jw_uint_field(&w, "unshared", s->probe.unshared);
 		jw_end_object(&w);
 	}
@@ -185,6 +187,7 @@ static void print_table(const char *path, const struct btfi_stats *st, uint32_t 
 		snprintf(buf, sizeof(buf), "    %s", btfi_loc_kind_str(k));
 		row(buf, st->classes[k], st->params);
 	}
+	row("    from a later view at the probe", s->next_view, 0);
 	row("  unavailable", st->params - st->params_recoverable, st->params);
 	for (k = BTFI_R_NO_LOCATION; k < BTFI_R__MAX; k++) {
 		if (k == BTFI_R_UNKNOWN)
@@ -224,6 +227,7 @@ static void print_table(const char *path, const struct btfi_stats *st, uint32_t 
 		row("  padding skipped", s->probe.nop_skipped, 0);
 		row("  moved off a refused instruction", s->probe.refused_moved, 0);
 		row("  parameter locations from the probe's path", s->probe.borrowed, 0);
+		row("    a register copied from the probe's", s->probe.reg_copy, 0);
 		row("  moved off another call's probe", s->probe.unshared, 0);
 	}
 	row("inlined functions", st->funcs_inlined, 0);

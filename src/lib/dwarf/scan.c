@@ -588,6 +588,63 @@ static int cmp_shape(const void *a, const void *b)
 	return strcmp(x->text, y->text);
 }
 
+/* One location description `ops` of pdie's DW_AT_location `a`, valid at
+ * addr, into *loc (kind NONE with the reason if the format cannot carry
+ * it; its shape counted if `count`). */
+static int ops_loc(struct btfi_scan *s, struct scan_priv *p, const struct walk_ctx *ctx,
+		   Dwarf_Die *pdie, Dwarf_Attribute *a, const struct btfi_param *prm,
+		   uint64_t addr, Dwarf_Op *ops, size_t nops, bool count, struct btfi_loc *loc)
+{
+	struct btfi_dwexpr_in in = { .size = prm->size, .is_signed = prm->is_signed,
+				     .log = p->log, .what = p->what };
+	Dwarf_Block blk;
+	uint32_t reg;
+	int64_t off;
+	size_t i;
+	int err;
+
+	for (i = 0; i < nops; i++) {
+		if (ops[i].atom == DW_OP_implicit_value &&
+		    dwarf_getlocation_implicit_value(a, &ops[i], &blk) == 0) {
+			in.ival = blk.data;
+			in.ival_len = blk.length;
+			break;
+		}
+	}
+	for (i = 0; i < nops; i++) {
+		/* Name the DIE only when dwexpr will complain. */
+		if (!btfi_dwexpr_known_op(ops[i].atom)) {
+			snprintf(p->what, sizeof(p->what), "%s: DIE 0x%llx", s->path,
+				 (unsigned long long)dwarf_dieoffset(pdie));
+			break;
+		}
+	}
+	err = btfi_dwexpr_loc(ops, nops, &in, loc);
+	if (err)
+		return err;
+	/* An address in a relocatable object (a module's static data)
+	 * is section + offset; its sections load apart, and ADDR has
+	 * one base for the whole file: no form for it. */
+	if (loc->kind == BTFI_LOC_KADDR && s->di->relocatable) {
+		loc->kind = BTFI_LOC_NONE;
+		loc->reason = BTFI_R_UNSUPPORTED;
+	}
+	if (count && loc->kind == BTFI_LOC_NONE && loc->reason == BTFI_R_UNSUPPORTED &&
+	    (err = count_shape(s, p, ops, nops)))
+		return err;
+	if (loc->kind != BTFI_LOC_NONE && loc->reg == BTFI_REG_FBREG) {
+		Dwarf_Die fn = ctx->fn;
+
+		if (frame_base(s, p, ctx->fn_valid ? &fn : NULL, addr, &reg, &off)) {
+			loc->kind = BTFI_LOC_NONE;
+			loc->reason = BTFI_R_NO_CFA;
+		} else {
+			btfi_dwexpr_rebase(loc, reg, off);
+		}
+	}
+	return 0;
+}
+
 static int param_loc(struct btfi_scan *s, struct scan_priv *p, struct walk_ctx *ctx,
 		     Dwarf_Die *pdie, const struct btfi_param *prm, uint64_t addr,
 		     struct btfi_loc *loc)
@@ -598,9 +655,7 @@ static int param_loc(struct btfi_scan *s, struct scan_priv *p, struct walk_ctx *
 	Dwarf_Op *ops;
 	Dwarf_Block blk;
 	Dwarf_Word w;
-	size_t nops, i;
-	uint32_t reg;
-	int64_t off;
+	size_t nops;
 	int n, err;
 
 	if (dwarf_attr(pdie, DW_AT_location, &a)) {
@@ -631,44 +686,7 @@ static int param_loc(struct btfi_scan *s, struct scan_priv *p, struct walk_ctx *
 			loc->reason = BTFI_R_NOT_AT_ADDR;
 			return 0;
 		}
-		for (i = 0; i < nops; i++) {
-			if (ops[i].atom == DW_OP_implicit_value &&
-			    dwarf_getlocation_implicit_value(&a, &ops[i], &blk) == 0) {
-				in.ival = blk.data;
-				in.ival_len = blk.length;
-				break;
-			}
-		}
-		for (i = 0; i < nops; i++) {
-			/* Name the DIE only when dwexpr will complain. */
-			if (!btfi_dwexpr_known_op(ops[i].atom)) {
-				snprintf(p->what, sizeof(p->what), "%s: DIE 0x%llx", s->path,
-					 (unsigned long long)dwarf_dieoffset(pdie));
-				break;
-			}
-		}
-		err = btfi_dwexpr_loc(ops, nops, &in, loc);
-		if (err)
-			return err;
-		/* An address in a relocatable object (a module's static data)
-		 * is section + offset; its sections load apart, and ADDR has
-		 * one base for the whole file: no form for it. */
-		if (loc->kind == BTFI_LOC_KADDR && s->di->relocatable) {
-			loc->kind = BTFI_LOC_NONE;
-			loc->reason = BTFI_R_UNSUPPORTED;
-		}
-		if (loc->kind == BTFI_LOC_NONE && loc->reason == BTFI_R_UNSUPPORTED &&
-		    (err = count_shape(s, p, ops, nops)))
-			return err;
-		if (loc->kind != BTFI_LOC_NONE && loc->reg == BTFI_REG_FBREG) {
-			if (frame_base(s, p, ctx->fn_valid ? &ctx->fn : NULL, addr, &reg, &off)) {
-				loc->kind = BTFI_LOC_NONE;
-				loc->reason = BTFI_R_NO_CFA;
-			} else {
-				btfi_dwexpr_rebase(loc, reg, off);
-			}
-		}
-		return 0;
+		return ops_loc(s, p, ctx, pdie, &a, prm, addr, ops, nops, true, loc);
 	}
 	if (dwarf_attr(pdie, DW_AT_const_value, &a)) {
 		switch (dwarf_whatform(&a)) {
@@ -701,6 +719,36 @@ static int param_loc(struct btfi_scan *s, struct scan_priv *p, struct walk_ctx *
 	}
 	loc->kind = BTFI_LOC_NONE;
 	loc->reason = BTFI_R_NO_LOCATION;
+	return 0;
+}
+
+/*
+ * A parameter without a location at the probe's (address, view): GCC's
+ * list often starts it at a later view of the same address (the
+ * parameter's binding after the inline entry's marker), or as an empty
+ * range there. No instruction runs between views of one address: that
+ * location reads the machine state at the probe.
+ */
+static int next_view_loc(struct btfi_scan *s, struct scan_priv *p, const struct walk_ctx *ctx,
+			 Dwarf_Die *pdie, const struct btfi_param *prm, uint64_t addr,
+			 struct btfi_loc *loc)
+{
+	struct btfi_locview_secs lvs = { p->loclists, p->loc, p->cu_version, p->offset_size };
+	struct btfi_loc t = { .size = prm->size, .is_signed = prm->is_signed };
+	Dwarf_Attribute a;
+	Dwarf_Op *ops;
+	size_t nops;
+	int err;
+
+	if (!dwarf_attr(pdie, DW_AT_location, &a) || dwarf_whatform(&a) == DW_FORM_exprloc ||
+	    btfi_loc_next_view(&lvs, pdie, &a, addr, ctx->has_view, ctx->view, &ops, &nops) != 1)
+		return 0;
+	if ((err = ops_loc(s, p, ctx, pdie, &a, prm, addr, ops, nops, false, &t)))
+		return err;
+	if (t.kind == BTFI_LOC_NONE)
+		return 0;
+	*loc = t;
+	s->next_view++;
 	return 0;
 }
 
@@ -1162,6 +1210,9 @@ static int site_locs(struct btfi_scan *s, struct scan_priv *p, const struct walk
 		l = &s->locs[s->sites[si].first_loc + k];
 		err = param_loc(s, p, &pctx, &child, &s->params[f->first_param + k],
 				s->sites[si].addr, l);
+		if (!err && l->kind == BTFI_LOC_NONE && l->reason == BTFI_R_NOT_AT_ADDR)
+			err = next_view_loc(s, p, &pctx, &child, &s->params[f->first_param + k],
+					    s->sites[si].addr, l);
 		if (!err && l->kind == BTFI_LOC_NONE && l->reason == BTFI_R_NOT_AT_ADDR &&
 		    cfg_ok)
 			err = borrow_loc(s, p, &pctx, &child, &s->params[f->first_param + k],

@@ -139,9 +139,14 @@ struct btfi_scan {
 		uint32_t nop_skipped;		/* padding skipped */
 		uint32_t refused_moved;		/* moved off an instruction uprobes refuse */
 		uint32_t borrowed;		/* parameter locations from the probe's path */
+		uint32_t reg_copy;		/* ... of them: a register copied from the one
+						 * at the probe (mov R, R') */
 		uint32_t unshared;		/* moved off another call's probe of the function */
 	} probe;
 	uint32_t split_parts;	/* instances flagged BTFI_SITE_SPLIT */
+	/* Parameter locations (per address) from a later view of the probe
+	 * address: none at its own view (locviews.h). */
+	uint32_t next_view;
 	/* Shapes of the expressions the format cannot carry (reason
 	 * unsupported_expr), with counts, most frequent first after the scan. */
 	struct btfi_shape {
