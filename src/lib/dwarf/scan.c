@@ -1080,6 +1080,37 @@ static int borrow_join(struct borrow *bc, uint64_t addr, struct btfi_loc *loc)
 }
 
 /*
+ * Further on, where st[j] has the parameter in register R (or R + off),
+ * and the way there wrote R: if it only copied R from R' (mov R, R'),
+ * and nothing before that copy changed R' (no call on the way), the
+ * value is in R' at the probe. The way, probe first: st[j]'s chain.
+ */
+static bool reg_copied(struct borrow *bc, const struct scan_cfg_step *st, uint32_t j,
+		       struct btfi_loc *t)
+{
+	struct btfi_insn_step way[48];
+	uint32_t n = 0, k;
+	int src;
+
+	if ((t->kind != BTFI_LOC_KREG && t->kind != BTFI_LOC_KREG_OFF) || t->reg > 15)
+		return false;
+	for (k = st[j].from; k != UINT32_MAX; k = st[k].from)
+		if (n++ == sizeof(way) / sizeof(way[0]))
+			return false;
+	for (k = st[j].from; k != UINT32_MAX; k = st[k].from)
+		scan_cfg_step_facts(bc->p->cfg, st[k].addr, &way[--n]);
+	for (k = st[j].from; k != UINT32_MAX; k = st[k].from)
+		n++;
+	/* reg + off is a whole 64-bit sum: only a whole copy keeps it */
+	src = btfi_insn_copy_source(way, n, (int)t->reg,
+				    t->kind == BTFI_LOC_KREG ? bc->prm->size : 8);
+	if (src < 0 || (uint32_t)src == t->reg)
+		return false;
+	t->reg = src;
+	return true;
+}
+
+/*
  * A parameter with no location at the probe: DWARF often gives one a few
  * instructions on (clang starts a location after the instruction that
  * sets it) or before. On the probe's paths, a location whose registers
@@ -1132,6 +1163,10 @@ static int borrow_loc(struct btfi_scan *s, struct scan_priv *p, const struct wal
 			w |= scan_cfg_writes(p->cfg, st[k].addr);
 		if (loc_unchanged(&t, w, false))
 			goto found;
+		if (reg_copied(&bc, st, j, &t)) {
+			s->probe.reg_copy++;
+			goto found;
+		}
 		/* the register's last setter on the way */
 		if (t.kind != BTFI_LOC_KREG || t.reg > 15 || !(w >> t.reg & 1))
 			continue;
