@@ -140,6 +140,14 @@ static void print_json(const char *path, const struct btfi_stats *st, uint32_t m
 		jw_uint_field(&w, "unshared", s->probe.unshared);
 		jw_end_object(&w);
 	}
+	if (s->reach) {
+		jw_name(&w, "ceiling");
+		jw_start_object(&w);
+		jw_uint_field(&w, "params", st->ceil_params);
+		jw_uint_field(&w, "params_any_location", st->ceil_any);
+		jw_uint_field(&w, "instances_all", st->ceil_instances);
+		jw_end_object(&w);
+	}
 	jw_uint_field(&w, "funcs_inlined", st->funcs_inlined);
 	jw_uint_field(&w, "funcs_all_recoverable", st->funcs_all_recoverable);
 	if (max_instances) {
@@ -202,6 +210,13 @@ static void print_table(const char *path, const struct btfi_stats *st, uint32_t 
 	    st->inline_instances - st->split_parts);
 	row("instances with no parameter recoverable", st->instances_none_recoverable,
 	    st->inline_instances - st->split_parts);
+	if (s->reach) {
+		/* at any address of the instance, any view */
+		row("ceiling: located where it can be probed", st->ceil_params, st->params);
+		row("  any location there (carried or not)", st->ceil_any, st->params);
+		row("  instances with every parameter located", st->ceil_instances,
+		    st->inline_instances - st->split_parts);
+	}
 	uint64_t nf = st->funcs_never_inlined + st->funcs_selectively_inlined + st->funcs_fully_inlined;
 	row("functions", nf, 0);
 	row("  never inlined", st->funcs_never_inlined, nf);
@@ -258,6 +273,7 @@ static int cmd_stats(int argc, char **argv)
 		{ "sites", no_argument, NULL, 'S' },
 		{ "probe", required_argument, NULL, 'P' },
 		{ "max-instances", required_argument, NULL, 'M' },
+		{ "ceiling", no_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "verbose", no_argument, NULL, 'v' },
 		DEBUG_LONGOPTS,
@@ -279,6 +295,7 @@ static int cmd_stats(int argc, char **argv)
 		case 'j': json = true; break;
 		case 'p': json = pretty = true; break;
 		case 'S': sites = true; break;
+		case 'C': opts.ceiling = true; break;
 		case 'P':
 			if ((k = cli_probe_policy(optarg)) < 0)
 				return cli_usage(&cli_stats, "unknown probe policy '%s'", optarg);
@@ -323,7 +340,7 @@ static int cmd_stats(int argc, char **argv)
 const struct cli_cmd cli_stats = {
 	.name = "stats",
 	.fn = cmd_stats,
-	.synopsis = "stats FILE [-j|-p] [--sites] [--probe=POLICY] [--max-instances N]",
+	.synopsis = "stats FILE [-j|-p] [--sites] [--probe=POLICY] [--max-instances N] [--ceiling]",
 	.summary = "Inline sites and how many of their arguments a tracer can recover, from DWARF.",
 	.options =
 "  FILE            an ELF with DWARF (a kernel vmlinux, a program, a library), in\n"
@@ -339,6 +356,9 @@ const struct cli_cmd cli_stats = {
 "                  entry-pc, lowest, entry-in-range, first-range (docs/DESIGN.md)\n"
 "  --max-instances N  leave out functions inlined more than N times (the\n"
 "                  published samples use 100), as if they were not there\n"
+"  --ceiling       also count the parameters whose DWARF has a location anywhere\n"
+"                  their instance can be probed (any address of its code, any\n"
+"                  view): what no probe address policy can exceed\n"
 "  --debug-file FILE  DWARF from FILE (its build-id must match FILE's)\n"
 "  --debug-dir DIR    debug files under DIR (DIR:DIR2...) instead of /usr/lib/debug\n"
 "  -v, --verbose   say where the DWARF came from (stderr)\n"

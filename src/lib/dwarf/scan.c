@@ -752,6 +752,57 @@ static int next_view_loc(struct btfi_scan *s, struct scan_priv *p, const struct 
 	return 0;
 }
 
+/* Can the instance (ranges in p->ranges, probed at addr) be probed
+ * somewhere in [b, e) (an empty range: at b, between two views)? */
+static bool probeable(const struct scan_priv *p, uint64_t addr, uint64_t b, uint64_t e)
+{
+	if (b == e ? b == addr : b <= addr && addr < e)
+		return true;
+	for (uint32_t i = 0; i < p->nranges; i++)
+		if (b == e ? p->ranges[i].lo <= b && b < p->ranges[i].hi :
+			     b < p->ranges[i].hi && p->ranges[i].lo < e)
+			return true;
+	return false;
+}
+
+/* stats --ceiling: what the parameter's list says anywhere the instance
+ * can be probed, at any view (loc: what the probe got). */
+static int reach_loc(struct btfi_scan *s, struct scan_priv *p, const struct walk_ctx *ctx,
+		     Dwarf_Die *pdie, const struct btfi_param *prm, uint64_t addr,
+		     const struct btfi_loc *loc, uint8_t *reach)
+{
+	Dwarf_Addr base, b, e;
+	Dwarf_Attribute a;
+	Dwarf_Op *ops;
+	size_t nops;
+	ptrdiff_t off = 0;
+	int err;
+
+	if (loc->kind != BTFI_LOC_NONE) {
+		*reach = BTFI_REACH_ANY | BTFI_REACH_LOC;
+		return 0;
+	}
+	if (loc->reason != BTFI_R_NO_LOCATION && loc->reason != BTFI_R_NO_ADDR)
+		*reach = BTFI_REACH_ANY;	/* something, the format cannot carry */
+	if (!dwarf_attr(pdie, DW_AT_location, &a) || dwarf_whatform(&a) == DW_FORM_exprloc)
+		return 0;	/* one expression everywhere: what the probe got */
+	while ((off = dwarf_getlocations(&a, off, &base, &b, &e, &ops, &nops)) > 0) {
+		struct btfi_loc t = { .size = prm->size, .is_signed = prm->is_signed };
+
+		if (!nops || !probeable(p, addr, b, e))
+			continue;
+		*reach |= BTFI_REACH_ANY;
+		if ((err = ops_loc(s, p, ctx, pdie, &a, prm, b < addr && addr < e ? addr : b,
+				   ops, nops, false, &t)))
+			return err;
+		if (t.kind != BTFI_LOC_NONE) {
+			*reach |= BTFI_REACH_LOC;
+			return 0;
+		}
+	}
+	return 0;
+}
+
 /* ---- the walk ---- */
 
 static int walk_children(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *parent,
@@ -1252,6 +1303,10 @@ static int site_locs(struct btfi_scan *s, struct scan_priv *p, const struct walk
 		    cfg_ok)
 			err = borrow_loc(s, p, &pctx, &child, &s->params[f->first_param + k],
 					 s->sites[si].addr, &ev, l);
+		if (!err && p->ceiling && !(s->sites[si].flags & BTFI_SITE_EXTRA))
+			err = reach_loc(s, p, &pctx, &child, &s->params[f->first_param + k],
+					s->sites[si].addr, l,
+					&s->reach[s->sites[si].first_loc + k]);
 		if (err)
 			return err;
 	} while (dwarf_siblingof(&child, &child) == 0);
@@ -1266,8 +1321,11 @@ static int new_site(struct btfi_scan *s, struct scan_priv *p, const struct btfi_
 	uint32_t si, i;
 
 	if (GROW(s->sites, p->sites_cap, s->nsites + 1) ||
-	    GROW(s->locs, p->locs_cap, s->nlocs + f->nparams))
+	    GROW(s->locs, p->locs_cap, s->nlocs + f->nparams) ||
+	    (p->ceiling && GROW(s->reach, p->reach_cap, s->nlocs + f->nparams)))
 		return -ENOMEM;
+	if (p->ceiling)
+		memset(s->reach + s->nlocs, 0, f->nparams);
 	si = s->nsites++;
 	if (from != NO_IDX)
 		s->sites[si] = s->sites[from];
@@ -1562,6 +1620,7 @@ int btfi_scan_open(const char *path, const struct btfi_scan_opts *opts,
 	p->log = log;
 	p->addr_size = 8;
 	p->no_locations = OPTS_GET(opts, no_locations, false);
+	p->ceiling = OPTS_GET(opts, ceiling, false);
 	p->policy = OPTS_GET(opts, probe_policy, BTFI_PROBE_DEFAULT);
 	/* Where each call enters the body, from the function's control
 	 * flow, entry_pc (with its location view) when that is it: see
@@ -1642,6 +1701,7 @@ void btfi_scan_free(struct btfi_scan *s)
 	free(s->funcs);
 	free(s->sites);
 	free(s->locs);
+	free(s->reach);
 	free(s->params);
 	free(s);
 }

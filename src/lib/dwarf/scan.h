@@ -102,6 +102,15 @@ struct btfi_scan_opts {
 	int probe_policy;	/* enum btfi_probe_policy */
 	const char *debug_file;	/* DWARF from this file (build-id checked) */
 	const char *debug_dirs;	/* debug roots instead of /usr/lib/debug, ':'-separated */
+	bool ceiling;		/* fill scan->reach (stats --ceiling) */
+};
+
+/* scan->reach[loc index]: what the parameter's DWARF says anywhere an
+ * instance can be probed (its ranges, its probe addresses), whatever the
+ * probe policy: an upper bound on what any policy recovers. */
+enum {
+	BTFI_REACH_ANY = 1 << 0,	/* some location there, carryable or not */
+	BTFI_REACH_LOC = 1 << 1,	/* one the format can carry */
 };
 
 struct btfi_debuginfo;
@@ -124,6 +133,7 @@ struct btfi_scan {
 	struct btfi_site *sites;	uint32_t nsites;	/* in DIE order */
 	struct btfi_loc *locs;		uint32_t nlocs;
 	struct btfi_param *params;	uint32_t nparams;
+	uint8_t *reach;		/* per locs[] entry, BTFI_REACH_*; NULL without opts.ceiling */
 
 	double scan_secs;	/* wall time of the scan */
 	int policy;		/* the probe policy applied (never DEFAULT) */
@@ -177,6 +187,10 @@ struct btfi_stats {
 	 * argument recoverable: the per-function figure of the talks. */
 	uint64_t funcs_inlined, funcs_all_recoverable;
 	uint64_t funcs_over_max, sites_over_max;	/* left out by max_instances */
+	/* with scan->reach: parameters with a location anywhere their
+	 * instance can be probed (any / carryable), instances with one for
+	 * every parameter */
+	uint64_t ceil_any, ceil_params, ceil_instances;
 	double secs;
 };
 /* max_instances != 0: leave out functions with more instances (Treyer's

@@ -57,6 +57,8 @@ struct scan_priv {
 	struct scan_range *franges;	uint32_t nfranges, franges_cap;
 	int policy;
 	bool no_locations;
+	bool ceiling;			/* fill scan->reach */
+	uint32_t reach_cap;
 	bool kernel;			/* vmlinux or a module: probed by kprobes */
 	bool relocatable;		/* ET_REL: per-section addresses */
 	struct scan_xedge *xedges;	uint32_t nxedges, xedges_cap;	/* sorted by from */
