@@ -67,11 +67,12 @@ python3 - "$tmp/dwarf.txt" "$tmp/sites" "$tmp/dump.j" "$tmp/dump.txt" $funcs <<'
 import json, re, sys
 dwarf, sites, dumpj, dumpt, funcs = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:]
 # llvm-dwarfdump: each DW_TAG_inlined_subroutine of these functions with
-# code (a non-empty range: GCC leaves empty ones where the body vanished),
-# at its entry_pc, else low_pc, else lowest range start.
+# code (a non-empty range) at its entry_pc, else low_pc, else lowest range
+# start; one without code (GCC: the body folded into the caller's) at its
+# entry_pc, where perf probe and gdb stop too.
 want, cur = {f: [] for f in funcs}, None
 def close():
-    if cur and cur['name'] in want and cur['code']:
+    if cur and cur['name'] in want and (cur['code'] or cur.get('entry')):
         a = cur.get('entry') or cur.get('low') or min(cur['ranges'])
         want[cur['name']].append(a)
 for line in open(dwarf):

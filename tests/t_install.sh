@@ -47,7 +47,8 @@ complete_line() {
 		printf "%s\n" "${COMPREPLY[@]}"' _ "$1" "$2" 2>/dev/null | sort -u | tr '\n' ' '
 }
 # Functions with at least one inline instance that has code (a non-empty
-# address range), from llvm-dwarfdump: what completion must offer.
+# address range) or, without code, an entry_pc (probed there), from
+# llvm-dwarfdump: what completion must offer.
 cat >"$tmp/dwarf_inlined.py" <<'PY'
 import re, subprocess, sys
 out = subprocess.run(["llvm-dwarfdump", "--debug-info", sys.argv[1]], capture_output=True, text=True, check=True).stdout
@@ -58,7 +59,8 @@ for die in re.split(r"\n(?=0x[0-9a-f]+:\s)", out):
     m = re.search(r'DW_AT_abstract_origin\s+\([^"]*"([^"]+)"\)', die)
     lo = re.search(r"DW_AT_low_pc\s+\((0x[0-9a-f]+)\)", die)
     hi = re.search(r"DW_AT_high_pc\s+\((0x[0-9a-f]+)\)", die)
-    if m and ("DW_AT_ranges" in die or (lo and hi and int(hi.group(1), 16) > int(lo.group(1), 16))):
+    if m and ("DW_AT_ranges" in die or (lo and hi and int(hi.group(1), 16) > int(lo.group(1), 16))
+              or "DW_AT_entry_pc" in die):
         names.add(m.group(1))
 print(" ".join(sorted(names)) + " ")
 PY

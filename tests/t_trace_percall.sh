@@ -11,7 +11,9 @@
 #  - wide: the second call's code copied onto the rare path of the first:
 #    two addresses, the program takes both paths once;
 #  - acct: GCC's split part inlined back into each call: no event of its own;
-#  - depth_sum: real recursion inlined into itself: every level a call.
+#  - depth_sum: real recursion inlined into itself: every level a call;
+#  - getx: no code of its own (GCC), probed at its entry_pc in the caller:
+#    once per loop iteration, and on the taken branch only.
 # The default policy (per-call) must give events = calls and the known
 # values; entry-pc's counts are printed beside them (its misses are what
 # the policy fixes).
@@ -21,7 +23,7 @@ tmp=$(mktemp -d); tp=
 trap '[ -n "$tp" ] && kill $tp 2>/dev/null; rm -rf "$tmp"' EXIT
 src=$TOP/tests/fixtures/percall
 N=$((4 + RANDOM % 5))
-funcs=(add3 scale name_icmp wide acct depth_sum)
+funcs=(add3 scale name_icmp wide acct depth_sum getx)
 for cc in gcc clang; do
 	d=$FIXTURES/percall-$cc
 	mkdir -p "$d"
@@ -55,6 +57,10 @@ want = {
              for a, b, z in ((n + 70000, -n, 5), (n + 70001, -n - 1, 1000)) for k in (0, 1)],
     "acct": [{}] * (3 * n),
     "depth_sum": [{}] * 15,				# 7 nodes, 8 NULL children
+    # cond_getx(pts, 0) makes none. clang vectorizes the loop (8 calls a
+    # vector iteration, the instance's only code) and gives the scalar rest
+    # loop, all that runs for n < 9, to loop_getx: no address sees those calls
+    "getx": ([{"k": i} for i in range(n)] if cc == "gcc" else []) + [{"k": n + 1}],
 }
 depths = sorted([0] + [1] * 2 + [2] * 4 + [3] * 8)
 def events(w):
@@ -115,3 +121,7 @@ n=$("$BTFINLINE" stats --sites "$FIXTURES/percall-gcc/libpercall.so" | grep -c '
 n=$("$BTFINLINE" stats --json "$FIXTURES/percall-gcc/libpercall.so" | python3 -c 'import json,sys; print(json.load(sys.stdin)["split_parts"])')
 [ "$n" = 3 ] || { echo "FAIL: gcc: stats split_parts $n, expected 3"; exit 1; }
 echo "ok   gcc: 3 split parts of acct, counted apart, no site; depth_sum's inlined recursion kept"
+# getx's instances have no code with GCC: both are probed (at entry_pc).
+n=$("$BTFINLINE" stats --json "$FIXTURES/percall-gcc/libpercall.so" | python3 -c 'import json,sys; print(json.load(sys.stdin)["entry_pc"]["nocode"])')
+[ "$n" -ge 2 ] || { echo "FAIL: gcc: $n instances without code probed, expected getx's 2"; exit 1; }
+echo "ok   gcc: $n instances without code probed at their entry_pc"

@@ -126,6 +126,7 @@ static void print_json(const char *path, const struct btfi_stats *st, uint32_t m
 	jw_uint_field(&w, "inside", s->entry_pc.inside);
 	jw_uint_field(&w, "at_range_end", s->entry_pc.at_range_end);
 	jw_uint_field(&w, "outside", s->entry_pc.outside);
+	jw_uint_field(&w, "nocode", s->entry_pc.nocode);
 	jw_end_object(&w);
 	if (s->policy == BTFI_PROBE_PER_CALL) {
 		jw_name(&w, "per_call");
@@ -228,6 +229,8 @@ static void print_table(const char *path, const struct btfi_stats *st, uint32_t 
 	row("  entry_pc inside the ranges", s->entry_pc.inside, s->entry_pc.with_entry_pc);
 	row("  entry_pc at the end of a range", s->entry_pc.at_range_end, s->entry_pc.with_entry_pc);
 	row("  entry_pc elsewhere outside", s->entry_pc.outside, s->entry_pc.with_entry_pc);
+	row("instances without code, at their entry_pc", s->entry_pc.nocode,
+	    st->inline_instances);
 	if (s->policy == BTFI_PROBE_PER_CALL) {
 		uint64_t n = 0;
 

@@ -898,13 +898,13 @@ static int func_ranges(struct scan_priv *p, Dwarf_Die *fn)
 
 /* The per-call policy for the instance whose ranges are in p->ranges:
  * ch->n == 0 keeps the fallback (entry-pc's address). */
-static int per_call(struct scan_priv *p, struct walk_ctx *ctx, const struct ranges_info *ri,
-		    uint64_t fallback, struct scan_cfg_choice *ch)
+/* The control flow of the enclosing function in p->cfg: 1 if there,
+ * 0 if not (no code bytes, a relocatable object), or -ENOMEM. */
+static int fn_cfg(struct scan_priv *p, struct walk_ctx *ctx)
 {
 	uint64_t key;
 	int err;
 
-	memset(ch, 0, sizeof(*ch));
 	/* A relocatable object's sections all start at 0: no one address
 	 * space to follow jumps in (entry-pc's address then). */
 	if (!ctx->fn_valid || p->relocatable)
@@ -917,10 +917,43 @@ static int per_call(struct scan_priv *p, struct walk_ctx *ctx, const struct rang
 	err = scan_cfg_build(p->cfg, p, key, p->franges, p->nfranges, ctx->caller_addr);
 	if (err == -ENOMEM)
 		return err;
-	if (!err)
+	return !err;
+}
+
+static int per_call(struct scan_priv *p, struct walk_ctx *ctx, const struct ranges_info *ri,
+		    uint64_t fallback, struct scan_cfg_choice *ch)
+{
+	int r;
+
+	memset(ch, 0, sizeof(*ch));
+	r = fn_cfg(p, ctx);
+	if (r > 0)
 		scan_cfg_entries(p->cfg, p->ranges, p->nranges, ri->entry, ri->has_entry,
 				 fallback, !p->kernel, ch);
-	return 0;
+	return r < 0 ? r : 0;
+}
+
+/*
+ * An instance without code of its own (GCC: the body folded into the
+ * caller's code, or nothing left of it but its arguments) keeps
+ * DW_AT_entry_pc: where the call happens, an instruction of the caller.
+ * perf probe and gdb stop there too; the parameters' location lists
+ * often hold there only at the entry's view ([X, X) ranges of views).
+ * Taken when it lies in the enclosing function's code and, where the
+ * control flow is known, starts an instruction.
+ */
+static int nocode_entry(struct scan_priv *p, struct walk_ctx *ctx, const struct ranges_info *ri)
+{
+	int r;
+
+	if (ri->any || !ri->has_entry || !ri->entry || !ctx->fn_valid ||
+	    dwarf_haspc(&ctx->fn, ri->entry) != 1)
+		return 0;
+	r = fn_cfg(p, ctx);
+	if (r < 0)
+		return r;
+	/* without control flow: the entry as DWARF gives it */
+	return !r || scan_cfg_is_insn(p->cfg, ri->entry);
 }
 
 /* GCC's partial inlining: f's split-off part inlined back directly into
@@ -1360,7 +1393,7 @@ static int do_inline(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
 	struct btfi_func *f;
 	const struct scan_origin *o;
 	uint32_t oi, i, si, xi;
-	int err;
+	int err, nocode;
 
 	if (dwarf_formref_die(dwarf_attr(die, DW_AT_abstract_origin, &a), &origin)) {
 		/* Follow origin chains to the root (also across CUs). */
@@ -1383,14 +1416,21 @@ static int do_inline(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
 		return err;
 	die_entry_pc(die, &ri);
 
-	err = new_site(s, p, f, NO_IDX, ri.any, &si);
+	nocode = nocode_entry(p, ctx, &ri);
+	if (nocode < 0)
+		return nocode;
+	err = new_site(s, p, f, NO_IDX, ri.any || nocode, &si);
 	if (err)
 		return err;
 	site = &s->sites[si];
 	site->func = o->func;
 	site->caller = ctx->caller;
 	site->caller_addr = ctx->caller_addr;
-	site->addr = ri.any ? probe_addr(p, &ri) : 0;
+	site->addr = ri.any ? probe_addr(p, &ri) : nocode ? ri.entry : 0;
+	if (nocode) {
+		site->flags |= BTFI_SITE_NOCODE;
+		s->entry_pc.nocode++;
+	}
 	if (ri.any && p->policy == BTFI_PROBE_PER_CALL) {
 		err = per_call(p, ctx, &ri, site->addr, &ch);
 		if (err)
@@ -1436,10 +1476,10 @@ static int do_inline(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
 		s->split_parts++;
 	}
 	f->nsites++;
-	if (!ri.any)
+	if (!site->addr)
 		f->nsites_noaddr++;
 
-	if (ri.any && (err = site_locs(s, p, ctx, die, &ri, o, si)))
+	if (site->addr && (err = site_locs(s, p, ctx, die, &ri, o, si)))
 		return err;
 	/* The other paths into the body: the same call, one address each. */
 	for (i = 1; i < ch.n; i++) {

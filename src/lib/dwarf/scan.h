@@ -52,6 +52,9 @@ enum {
 	 * directly into f (call line = f's declaration): the call the
 	 * enclosing f already sees. No site is written for it. */
 	BTFI_SITE_SPLIT = 1 << 1,
+	/* No code of its own: probed at its DW_AT_entry_pc, an instruction
+	 * of the caller (as perf probe and gdb do). */
+	BTFI_SITE_NOCODE = 1 << 2,
 };
 
 struct btfi_site {
@@ -142,6 +145,7 @@ struct btfi_scan {
 		uint32_t inside;		/* entry_pc inside a range */
 		uint32_t at_range_end;		/* == the end of a range, not inside */
 		uint32_t outside;		/* elsewhere, not inside */
+		uint32_t nocode;		/* no code, probed at entry_pc (BTFI_SITE_NOCODE) */
 	} entry_pc;
 	struct {		/* the per-call policy's decisions, per instance */
 		uint32_t how[BTFI_PROBE_HOW__MAX];
