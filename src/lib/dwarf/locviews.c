@@ -132,7 +132,7 @@ int btfi_loc_next_view(const struct btfi_locview_secs *secs, Dwarf_Die *pdie,
 	size_t neops;
 	const uint8_t *v, *vend;
 	ptrdiff_t off = 0;
-	uint64_t b, e, best = 0;
+	uint64_t b, e, key, best = 0;
 	int found = 0;
 
 	if (view_pairs(secs, pdie, loc, &v, &vend))
@@ -140,15 +140,26 @@ int btfi_loc_next_view(const struct btfi_locview_secs *secs, Dwarf_Die *pdie,
 	while ((off = dwarf_getlocations(loc, off, &base, &start, &end, &eops, &neops)) > 0) {
 		if (!read_uleb(&v, vend, &b) || !read_uleb(&v, vend, &e))
 			return -1;
-		/* starts at addr, after the probe's view; without a view
-		 * (libdw's lookup took every non-empty entry already) only
-		 * the empty ones [addr, addr) between two views */
-		if (start != addr || (has_view ? b <= view : end != start) ||
-		    (end == start && e <= b) || (found && b >= best))
+		if (has_view) {
+			/* starts at addr, after the probe's view */
+			if (start != addr || b <= view || (end == start && e <= b))
+				continue;
+			key = b;
+		} else if (start < addr && end == addr && e > 0) {
+			/* libdw's view-less lookup took every entry whose
+			 * addresses hold addr; this one ends there but holds
+			 * its first views: the state at (addr, 0) */
+			key = 0;
+		} else if (start == addr && end == addr && b < e) {
+			key = b;	/* [addr, addr) between two views */
+		} else {
+			continue;
+		}
+		if (found && key >= best)
 			continue;
 		*ops = eops;
 		*nops = neops;
-		best = b;
+		best = key;
 		found = 1;
 	}
 	if (off < 0)

@@ -27,11 +27,13 @@ int btfi_loc_at_view(const struct btfi_locview_secs *secs, Dwarf_Die *pdie,
 		     Dwarf_Op **ops, size_t *nops);
 
 /*
- * The state at addr a later view shows: no instruction runs between two
+ * The state at addr another view shows: no instruction runs between two
  * views of one address, so an entry that starts at addr after the probe's
- * view (has_view; else an empty one, [addr, addr) between two views)
- * reads the same registers and memory. The earliest such view. Returns
- * 1 and its ops, 0 if none, -1 without usable views, -2 as above.
+ * view reads the same registers and memory; the earliest such view.
+ * Without the probe's view (!has_view: where libdw's address-only lookup
+ * found nothing), an entry [A, addr) whose end view keeps it at addr's
+ * first views, else the earliest empty one [addr, addr). Returns 1 and
+ * its ops, 0 if none, -1 without usable views, -2 as above.
  */
 int btfi_loc_next_view(const struct btfi_locview_secs *secs, Dwarf_Die *pdie,
 		       Dwarf_Attribute *loc, uint64_t addr, bool has_view, uint64_t view,
