@@ -782,7 +782,8 @@ static int reach_loc(struct btfi_scan *s, struct scan_priv *p, const struct walk
 		*reach = BTFI_REACH_ANY | BTFI_REACH_LOC;
 		return 0;
 	}
-	if (loc->reason != BTFI_R_NO_LOCATION && loc->reason != BTFI_R_NO_ADDR)
+	if (loc->reason != BTFI_R_NO_LOCATION && loc->reason != BTFI_R_NO_ADDR &&
+	    loc->reason != BTFI_R_NOT_AT_ADDR)
 		*reach = BTFI_REACH_ANY;	/* something, the format cannot carry */
 	if (!dwarf_attr(pdie, DW_AT_location, &a) || dwarf_whatform(&a) == DW_FORM_exprloc)
 		return 0;	/* one expression everywhere: what the probe got */
