@@ -5,7 +5,8 @@ PKGS="gcc make libdw-dev libelf-dev libbpf-dev libcapstone-dev zlib1g-dev liblzm
       gdb linux-libc-dev libclang-rt-14-dev qemu-system-x86 busybox-static cpio
       file binutils time linux-perf libc6-dbg bpftrace
       python3-docutils pkg-config man-db bash-completion dpkg-dev debhelper lintian
-      libdebuginfod-dev libdebuginfod1 debuginfod libarchive-tools"
+      libdebuginfod-dev libdebuginfod1 debuginfod libarchive-tools
+      dwz liblua5.4-0 liblua5.4-0-dbg"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

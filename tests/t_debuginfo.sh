@@ -2,17 +2,21 @@
 # Debug info where users have it (issue 11), on shapes.c built by
 # tests/fixtures/build-debuginfo.sh, gcc and clang, normal and ASan builds:
 #  - -gz (SHF_COMPRESSED zlib), zlib-gnu (.zdebug_*), split DWARF (.dwo),
+#    split DWARF packed into a .dwp (gcc: DWARF 4 + dwp, version 2 index;
+#    clang: DWARF 5 + llvm-dwp, version 5; read by our dwp.c),
 #    stripped + --only-keep-debug + --add-gnu-debuglink (with build-id, with
 #    a compressed debug file, without build-id: CRC): `stats --json` and
 #    `dump -j` / `dump` after `encode` equal the plain build's
-#    (FIXTURES/shapes-CC-dw5; clang's split build: dw4, see below), `-v`
-#    names where the DWARF came from;
+#    (FIXTURES/shapes-CC-dw5; clang's split builds and gcc's .dwp build:
+#    dw4, see below), `-v` names where the DWARF came from (and the .dwp),
+#    the .dwp's temp directory is gone afterwards;
 #  - encode of a stripped binary writes a copy of the stripped binary (it
 #    runs, has no DWARF), never touches the debug file, and dump names the
 #    callers from the debug file's .symtab; trace prints file:line from it;
 #  - build-id lookup under --debug-dir; --debug-file; a debug file whose
 #    build-id or CRC does not match, zstd sections (libelf 0.188), a .dwp
-#    (libdw 0.188) and a missing .dwo: one line naming the file, exit 1.
+#    whose index is cut or corrupt or lacks the unit, and a missing .dwo:
+#    one line naming the file, exit 1.
 # clang 14 writes no DW_OP_convert in split units (it would name a type in
 # the .dwo) but what DWARF 4 has, so its split build reads like the plain
 # DWARF 4 one. pahole 1.24 cannot read split DWARF: the split builds take
@@ -20,25 +24,14 @@
 set -u
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 [ -n "${KEEP:-}" ] && trap - EXIT && echo "tmp: $tmp"
+# where a .dwp's units are written: must be empty after each command
+export TMPDIR=$tmp/t; mkdir -p "$TMPDIR"
 fail=0
-bad() { echo "FAIL $*"; fail=1; }
+. "$TOP/tests/lib_check.sh"
 D=$FIXTURES/debuginfo
 "$TOP/tests/fixtures/build-debuginfo.sh" "$D" || { echo "FAIL: building the variants"; exit 1; }
 bins=("$BTFINLINE")
 [ -x "$TOP/build-asan/btfinline" ] && bins+=("$TOP/build-asan/btfinline")
-norm() {	# stats --json without the path and the wall time
-	python3 -c 'import json,sys; j=json.load(sys.stdin); j.pop("file"); j.pop("extraction_secs"); print(json.dumps(j, sort_keys=True))'
-}
-# one_line RC PATTERN CMD...: fails with exit RC and exactly one stderr line matching
-one_line() {
-	local rc=$1 pat=$2 out got; shift 2
-	out=$("$@" 2>&1 >/dev/null); got=$?
-	if [ $got != "$rc" ] || [ "$(printf '%s\n' "$out" | wc -l)" != 1 ] || ! printf '%s\n' "$out" | grep -qE "$pat"; then
-		bad "$*: rc=$got (want $rc), stderr: $out"
-	else
-		echo "ok   $(basename "$2"): ${out#btfinline: }"
-	fi
-}
 
 for cc in gcc clang; do
 	# The references: the plain builds, encoded; F: functions with sites.
@@ -52,11 +45,13 @@ for cc in gcc clang; do
 		# shellcheck disable=SC2086
 		"$BTFINLINE" dump "$tmp/ref-$cc-dw$dw" $F >"$tmp/ref-$cc-dw$dw.txt"
 	done
-	for v in gz zgnu split strip gzstrip noid; do
+	for v in gz zgnu split dwp strip gzstrip noid; do
 		n=shapes-$cc-$v; f=$D/$n; dw=5; base=(); from="DWARF in the file"
 		case $v in
 		split) f=$D/$n/$n; base=(--base "$FIXTURES/shapes-$cc-dw5")
 		       [ $cc = clang ] && dw=4 && base=(--base "$FIXTURES/shapes-$cc-dw4") ;;
+		dwp)   f=$D/$n/$n; dw=4; base=(--base "$FIXTURES/shapes-$cc-dw4")
+		       from="DWARF in the file; split units from $f.dwp" ;;
 		strip|gzstrip|noid) from="DWARF from $f.debug \(.gnu_debuglink\)" ;;
 		esac
 		sums=$(sha256sum "$f" "$f".debug 2>/dev/null)
@@ -65,6 +60,7 @@ for cc in gcc clang; do
 			cmp -s "$tmp/$n.stats" "$tmp/ref-$cc-dw$dw.stats" || bad "$n: stats --json differs from the plain build ($b)"
 			grep -qE "^btfinline: $f: $from$" "$tmp/$n.err" && [ "$(wc -l <"$tmp/$n.err")" = 1 ] ||
 				bad "$n: -v says '$(cat "$tmp/$n.err")', want '$from' ($b)"
+			[ -z "$(ls -A "$TMPDIR")" ] || bad "$n: left in TMPDIR: $(ls -A "$TMPDIR")"
 		done
 		# encode next to a copy of the debug file: the copy finds it by
 		# its .gnu_debuglink, as the original does.
@@ -147,11 +143,50 @@ for b in "${bins[@]}"; do
 		one_line 1 "^btfinline: $D/shapes-$cc-zstd: section \.debug_[a-z_]+ is compressed with zstd, which this libelf \(elfutils [0-9.]+\) cannot decompress$" \
 			"$b" stats "$D/shapes-$cc-zstd"
 		one_line 1 "^btfinline: $D/shapes-$cc-zstd: section .* zstd" "$b" encode "$D/shapes-$cc-zstd" -o "$tmp/zstd.out"
-		f=$D/shapes-$cc-dwp/shapes-$cc-dwp
-		one_line 1 "^btfinline: $f: split DWARF unit \S+\.dwo is not found as a \.dwo file and this libdw cannot read $f\.dwp" \
-			"$b" stats "$f"
 	done
 done
+# A .dwp whose index is cut, corrupt, or lacks the unit: one line naming
+# it, exit 1, both builds; nothing left in TMPDIR. ix: the index's offset.
+for cc in gcc clang; do
+	src=$D/shapes-$cc-dwp/shapes-$cc-dwp
+	read -r ix isz < <(readelf -SW "$src.dwp" |
+		sed -n 's/.* \.debug_cu_index  *PROGBITS  *[0-9a-f]*  *\([0-9a-f]*\)  *\([0-9a-f]*\) .*/\1 \2/p')
+	ix=$((16#$ix)); isz=$((16#$isz))
+	u32() { od -An -tu4 -j $(($1)) -N4 "$src.dwp" | tr -d ' '; }
+	mkdir -p "$tmp/$cc-dwp"
+	# patch NAME OFFSET VALUE (u32, little-endian) into a copy of the .dwp
+	patch() {
+		cp "$src" "$tmp/$cc-dwp/$1" && cp "$src.dwp" "$tmp/$cc-dwp/$1.dwp" &&
+			python3 -c 'import struct,sys; f=open(sys.argv[1],"r+b"); f.seek(int(sys.argv[2])); f.write(struct.pack("<I",int(sys.argv[3])))' \
+				"$tmp/$cc-dwp/$1.dwp" "$2" "$3"
+	}
+	patch slots $((ix + 12)) 65536		# more slots than the section holds
+	patch version $ix 3
+	patch row $((ix + 16 + 8 * $(u32 ix+12))) 7	# slot 0 names row 7 of 1
+	# the first unit's size in the first column: past its section
+	patch size $((ix + isz - 4 * $(u32 ix+4) * $(u32 ix+8))) 1000000
+	cp "$src" "$tmp/$cc-dwp/cut"; head -c $((ix + 20)) "$src.dwp" >"$tmp/$cc-dwp/cut.dwp"
+	for b in "${bins[@]}"; do
+		for k in slots version row size; do
+			one_line 1 "^btfinline: $tmp/$cc-dwp/$k\.dwp: corrupt \.debug_cu_index: " "$b" stats "$tmp/$cc-dwp/$k"
+		done
+		one_line 1 "^btfinline: $tmp/$cc-dwp/cut\.dwp: " "$b" stats "$tmp/$cc-dwp/cut"
+		[ -z "$(ls -A "$TMPDIR")" ] || bad "corrupt .dwp: left in TMPDIR: $(ls -A "$TMPDIR")"
+	done
+done
+# The other compiler's package: no unit with this dwo_id.
+cp "$D/shapes-gcc-dwp/shapes-gcc-dwp" "$tmp/other"; cp "$D/shapes-clang-dwp/shapes-clang-dwp.dwp" "$tmp/other.dwp"
+# A stripped binary, its skeletons in the debug file (.gnu_debuglink) and
+# the package next to the binary (BIN.dwp, as gdb looks for it).
+mkdir -p "$tmp/sd" && cp "$D/shapes-gcc-dwp/shapes-gcc-dwp" "$tmp/sd/bin" && cp "$D/shapes-gcc-dwp/shapes-gcc-dwp.dwp" "$tmp/sd/bin.dwp" &&
+	objcopy --only-keep-debug "$tmp/sd/bin" "$tmp/sd/bin.debug" && strip --strip-all "$tmp/sd/bin" &&
+	objcopy --add-gnu-debuglink="$tmp/sd/bin.debug" "$tmp/sd/bin" || bad "stripped .dwp build"
+"$BTFINLINE" stats "$tmp/sd/bin" --json -v 2>"$tmp/sd.err" | norm | cmp -s - "$tmp/ref-gcc-dw4.stats" &&
+	grep -qx "btfinline: $tmp/sd/bin: DWARF from $tmp/sd/bin.debug (.gnu_debuglink); split units from $tmp/sd/bin.dwp" "$tmp/sd.err" &&
+	echo "ok   stripped, debug file by .gnu_debuglink, BIN.dwp: stats equal the plain build's" ||
+	bad "stripped .dwp build: $(cat "$tmp/sd.err")"
+one_line 1 "^btfinline: $tmp/other: split DWARF unit shapes-gcc-dwp-shapes\.dwo \(dwo_id 0x[0-9a-f]{16}\) is neither a \.dwo file \(looked in \S+ and next to $tmp/other\) nor in $tmp/other\.dwp$" \
+	"$BTFINLINE" stats "$tmp/other"
 # A missing .dwo, named.
 (cd "$tmp" && gcc -O2 -g -gsplit-dwarf -o split "$TOP/tests/fixtures/shapes.c") && rm "$tmp"/split*.dwo
 one_line 1 "^btfinline: $tmp/split: split DWARF unit split-shapes\.dwo not found \(looked in $tmp and next to $tmp/split\)$" \

@@ -15,7 +15,8 @@
 #    mtime (a touched binary gets a new entry); a cache that cannot be
 #    written still traces (-v: not cached), leaving no temp file;
 #  - without pahole in PATH, or on split DWARF (pahole 1.24 cannot read
-#    it): prototypes from the DWARF only, not cached.
+#    it; .dwo files, or a .dwp package): prototypes from the DWARF only,
+#    not cached; the package's temp directory is gone after the trace.
 # Normal and, if built, ASan+UBSan CLI.
 set -u
 . "$TOP/tests/lib_trace.sh"
@@ -155,8 +156,13 @@ trace "$D/shapes-gcc-split/shapes-gcc-split" split -v || bad "split DWARF: $(cat
 grep -q "base BTF: none (pahole wrote no readable BTF" split.err || bad "split DWARF: -v: $(cat split.err)"
 values_ok split "split DWARF"
 grep -q '^scale main+0x98 (shapes.c:105) ' split || bad "split DWARF: labels, file:line: $(head -1 split)"
-F=(scale mix 'obj_id o->id' with_flags 'widen x y')
 echo "ok   split DWARF: $(wc -l <split) events = the program's values"
+trace "$D/shapes-gcc-dwp/shapes-gcc-dwp" dwp -v || bad ".dwp: $(cat dwp.err)"
+values_ok dwp ".dwp package"
+grep -q '^scale main+0x[0-9a-f]* (shapes.c:105) ' dwp || bad ".dwp: labels, file:line: $(head -1 dwp)"
+[ -z "$(ls -A "$TMPDIR")" ] || bad ".dwp: left in TMPDIR: $(ls -A "$TMPDIR")"
+F=(scale mix 'obj_id o->id' with_flags 'widen x y')
+echo "ok   .dwp package: $(wc -l <dwp) events = the program's values"
 
 # The 3-step path gives the same events: pahole -J on a copy of the debug
 # file, encode with it, trace the encoded copy (its debug file found by

@@ -278,7 +278,7 @@ static bool why_load(struct dump *d)
 
 	if (btfi_scan_open(d->why_path, &so, &d->scan))
 		return false;	/* the scan logged "btfinline: FILE: problem" */
-	debug_opts_report(&d->dbg, d->why_path, d->scan->dwarf_path, d->scan->di->src);
+	debug_opts_report(&d->dbg, d->why_path, d->scan);
 	d->scan_by_addr = malloc((d->scan->nsites + 1) * sizeof(*d->scan_by_addr));
 	if (!d->scan_by_addr) {
 		fprintf(stderr, "btfinline: %s: out of memory\n", d->why_path);

@@ -304,7 +304,7 @@ static int cmd_encode(int argc, char **argv)
 			     .debug_file = dbg.file, .debug_dirs = dbg.dirs, .probe_policy = policy }, &s);
 	if (err)
 		goto out;	/* the scan logged the reason */
-	debug_opts_report(&dbg, path, s->dwarf_path, s->di->src);
+	debug_opts_report(&dbg, path, s);
 	if (kmod && !btfi_elf_is_kmod(s->elf)) {
 		fprintf(stderr, "btfinline: %s: compressed, and not a kernel module: decompress it first\n",
 			path);

@@ -328,7 +328,7 @@ static int cmd_stats(int argc, char **argv)
 	opts.debug_dirs = dbg.dirs;
 	if (btfi_scan_open(path, &opts, &s))
 		return 1;	/* the scan logged "btfinline: FILE: problem" */
-	debug_opts_report(&dbg, path, s->dwarf_path, s->di->src);
+	debug_opts_report(&dbg, path, s);
 	btfi_stats_compute(s, max_instances, &st);
 	if (sites)
 		print_sites(s);

@@ -17,6 +17,8 @@ enum { OPT_DEBUG_FILE = 0x1d0, OPT_DEBUG_DIR };
 	{ "debug-dir", required_argument, NULL, OPT_DEBUG_DIR }
 /* Take getopt_long's c/optarg if it is one of ours. */
 bool debug_opt(struct debug_opts *o, int c, const char *arg);
-/* -v: "btfinline: PATH: DWARF from DWARF_PATH (how)" on stderr. */
-void debug_opts_report(const struct debug_opts *o, const char *path, const char *dwarf_path, int src);
+/* -v: "btfinline: PATH: DWARF from DWARF_PATH (how)" on stderr, and the
+ * dwz alternate file and .dwp package it needed. */
+struct btfi_scan;
+void debug_opts_report(const struct debug_opts *o, const char *path, const struct btfi_scan *s);
 #endif

@@ -72,6 +72,72 @@ static void expect_narrow(const char *name, const Dwarf_Op *ops, size_t n, uint3
 	expect_narrow(name, ops_, sizeof(ops_) / sizeof(ops_[0]), psize, psgn, kind, reg, off, size, sgn); \
 } while (0)
 
+/* clang's DW_OP_convert narrowing: the converts' base types given as the
+ * scan resolves them, found by the op's offset. */
+static const struct btfi_dwexpr_conv conv_u8_u32[] = {
+	{ .op_offset = 10, .size = 1, .is_signed = false },
+	{ .op_offset = 12, .size = 4, .is_signed = false },
+};
+static const struct btfi_dwexpr_conv conv_s8_s32[] = {
+	{ .op_offset = 10, .size = 1, .is_signed = true },
+	{ .op_offset = 12, .size = 4, .is_signed = true },
+};
+
+static void expect_conv(const char *name, const Dwarf_Op *ops, size_t n, uint32_t psize, bool psgn,
+			const struct btfi_dwexpr_conv *conv, size_t nconv, int kind, uint32_t reg,
+			uint32_t size, bool sgn)
+{
+	struct btfi_dwexpr_in in = { .size = psize, .is_signed = psgn, .log = &tlog, .what = name,
+				     .conv = conv, .nconv = nconv };
+	struct btfi_loc l;
+	int err = btfi_dwexpr_loc(ops, n, &in, &l);
+	bool bad = err || l.kind != kind ||
+		(kind != BTFI_LOC_NONE && (l.reg != reg || l.size != size || l.is_signed != sgn));
+
+	if (CHECK(!bad, "%s: err %d kind %s reason %s reg %u size %u signed %d", name, err,
+		  btfi_loc_kind_str(l.kind), btfi_reason_str(l.reason), l.reg, l.size, l.is_signed))
+		printf("ok   %s\n", name);
+}
+
+#define CONV(name, psize, psgn, conv, kind, reg, size, sgn, ...) do { \
+	const Dwarf_Op ops_[] = { __VA_ARGS__ }; \
+	expect_conv(name, ops_, sizeof(ops_) / sizeof(ops_[0]), psize, psgn, conv, \
+		    conv != no_conv ? 2 : 0, kind, reg, size, sgn); \
+} while (0)
+#define OPAT(a, n, at) { .atom = (a), .number = (Dwarf_Word)(n), .offset = (at) }
+
+static void convert_cases(void)
+{
+	const struct btfi_dwexpr_conv *no_conv = NULL;
+
+	CONV("breg0 0; const 0xff; and; convert u8; convert u32 -> u8 in rax", 4, false, conv_u8_u32,
+	     BTFI_LOC_KREG, 0, 1, false,
+	     OPAT(DW_OP_breg0, 0, 0), OPAT(DW_OP_constu, 0xff, 2), OPAT(DW_OP_and, 0, 9),
+	     OPAT(DW_OP_convert, 0x9c, 10), OPAT(DW_OP_convert, 0xa1, 12),
+	     OPAT(DW_OP_stack_value, 0, 14));
+	CONV("breg3 0; convert s8; convert s32 -> s8 in rbx", 4, true, conv_s8_s32,
+	     BTFI_LOC_KREG, 3, 1, true,
+	     OPAT(DW_OP_breg3, 0, 0), OPAT(DW_OP_convert, 0x9c, 10), OPAT(DW_OP_convert, 0xa1, 12),
+	     OPAT(DW_OP_stack_value, 0, 14));
+	CONV("mask 0xff then convert s8: the byte reinterpreted as signed", 4, true, conv_s8_s32,
+	     BTFI_LOC_KREG, 2, 1, true,
+	     OPAT(DW_OP_breg2, 0, 0), OPAT(DW_OP_constu, 0xff, 2), OPAT(DW_OP_and, 0, 9),
+	     OPAT(DW_OP_convert, 0x9c, 10), OPAT(DW_OP_convert, 0xa1, 12),
+	     OPAT(DW_OP_stack_value, 0, 14));
+	/* clang 14's spill: literally the low byte of rsp + 31 (not a load) */
+	CONV("breg7 31; convert u8; convert u32: an address's byte, refused", 4, false, conv_u8_u32,
+	     BTFI_LOC_NONE, 0, 0, false,
+	     OPAT(DW_OP_breg7, 31, 0), OPAT(DW_OP_convert, 0x9c, 10), OPAT(DW_OP_convert, 0xa1, 12),
+	     OPAT(DW_OP_stack_value, 0, 14));
+	CONV("convert whose type the scan could not resolve: refused", 4, false,
+	     no_conv, BTFI_LOC_NONE, 0, 0, false,
+	     OPAT(DW_OP_breg0, 0, 0), OPAT(DW_OP_convert, 0x9c, 10), OPAT(DW_OP_stack_value, 0, 14));
+	CONV("convert; then arithmetic: refused", 4, false, conv_u8_u32,
+	     BTFI_LOC_NONE, 0, 0, false,
+	     OPAT(DW_OP_breg0, 0, 0), OPAT(DW_OP_convert, 0x9c, 10), OPAT(DW_OP_lit1, 0, 11),
+	     OPAT(DW_OP_plus, 0, 12), OPAT(DW_OP_stack_value, 0, 14));
+}
+
 int main(void)
 {
 	/* register */
@@ -313,6 +379,7 @@ int main(void)
 			  l.off == (int64_t)(0x7ffffffffffffff0ULL + 0x100), "fbreg rebase overflow"))
 			printf("ok   fbreg near INT64_MAX rebased: wraps\n");
 	}
+	convert_cases();
 	/* Unknown opcode: an error, logged once, naming the op. */
 	{
 		const Dwarf_Op bad[] = { OP(DW_OP_reg5), OP(0x04) };

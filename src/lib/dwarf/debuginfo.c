@@ -10,9 +10,8 @@
  *
  * Detached: libdwfl's standard search (build-id under each debug root,
  * then the .gnu_debuglink name next to the file, in .debug/, and under
- * each root; build-id or CRC checked) with its Dwarf kept open: it also
- * finds dwz alternate files and opens split .dwo units relative to the
- * debug file. A file named with --debug-file is opened like an ELF with
+ * each root; build-id or CRC checked) with its Dwarf kept open: it opens
+ * split .dwo units relative to the debug file. A file named with --debug-file is opened like an ELF with
  * DWARF inside, after its build-id is compared with the ELF's.
  *
  * Relocatable objects (.o, kernel modules .ko) and compressed files
@@ -23,6 +22,18 @@
  * headers agree; a site's section offset is the same whatever the layout.
  * A module's detached DWARF is also looked for where Debian's -dbg
  * packages put it: ROOT/lib/modules/<release>/... .
+ *
+ * dwz: a DWARF file whose DIEs and strings point into an alternate file
+ * (.gnu_debugaltlink: name + build-id; Debian's -dbg packages) gets it
+ * set with dwarf_setalt() after we found it and checked its build-id:
+ * libdw 0.188's own search (absolute name, /usr/lib/debug/.build-id) takes
+ * whatever file is there, and knows no --debug-dir.
+ *
+ * Split DWARF in a package: libdw 0.188 opens a skeleton's split unit
+ * from a .dwo file only. When some are missing and BIN.dwp is there,
+ * dwp.c writes the package's units back as .dwo files next to a copy of
+ * the skeletons' debug sections, and di->dw becomes the Dwarf of that
+ * copy: libdw looks for a .dwo next to the file first.
  *
  * debuginfod: when nothing local is found and DEBUGINFOD_URLS is set,
  * libdwfl's search asks libdebuginfod (which libdwfl dlopens: Debian ships
@@ -40,11 +51,13 @@
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <dwarf.h>
 #include <gelf.h>
 #include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 #include <elfutils/debuginfod.h>
 #include "dwarf/debuginfo.h"
+#include "dwarf/dwp.h"
 #include "elf_file.h"
 #include "log.h"
 #include "opts.h"
@@ -61,6 +74,13 @@ struct mapped {
 struct di_priv {
 	const struct btfi_log *log;
 	struct mapped main, dbg;	/* dbg: --debug-file */
+	struct mapped alt;		/* dwz alternate file */
+	Dwarf *alt_dw;
+	char *alt_path;
+	struct btfi_dwp *dwp;		/* a .dwp's units as .dwo files */
+	char *dwp_path;
+	Dwarf *orig_dw;			/* di->dw before: its skeletons found no .dwo */
+	int dwp_fd;
 	Dwfl *dwfl;			/* detached search: owns the Dwarf */
 	Dwfl_Callbacks cb;		/* must outlive dwfl */
 	char *search_path;		/* libdwfl debuginfo_path: ":.debug:ROOTS" */
@@ -337,7 +357,8 @@ static int find_cb(Dwfl_Module *mod, void **ud, const char *modname, Dwarf_Addr 
 	struct di_priv *p = *ud;
 	int fd;
 
-	if (p && p->debug_file) {
+	/* p->found already: libdwfl asks for the dwz alternate file */
+	if (p && p->debug_file && !p->found) {
 		fd = open(p->debug_file, O_RDONLY | O_CLOEXEC);
 		if (fd >= 0 && !(*name = strdup(p->debug_file))) {
 			close(fd);
@@ -696,6 +717,185 @@ static int open_dwfl(struct btfi_debuginfo *di, struct di_priv *p, const char *r
 	return -ENOENT;
 }
 
+/* ---- dwz alternate file ---- */
+
+/* alt's build-id is want (hex): else logs the mismatch (as what). */
+static int alt_matches(Elf *elf, const char *want, const char *dwarf_path, const char *what,
+		       const struct btfi_log *log)
+{
+	const void *id;
+	ssize_t n = dwelf_elf_gnu_build_id(elf, &id);
+	char got[130] = "none";
+
+	if (n > 0)
+		hex(id, n, got, sizeof(got));
+	if (n > 0 && !strcmp(got, want))
+		return 0;
+	btfi_err(log, "%s: dwz alternate file %s does not match: build-id %s, want %s", dwarf_path,
+		 what, got, want);
+	return -EINVAL;
+}
+
+/*
+ * The file .gnu_debugaltlink names: as named, relative to the DWARF file,
+ * ROOT/.dwz/<what follows .dwz/ in the name> and ROOT/.build-id/xx/rest.debug
+ * for each debug root; the first one there decides (a wrong build-id is
+ * refused, not skipped: it names a stale package). libdwfl may have found
+ * it elsewhere (debuginfod): taken if its build-id matches.
+ */
+static int open_alt(struct btfi_debuginfo *di, struct di_priv *p)
+{
+	const char *name, *dwz;
+	const void *id;
+	ssize_t nid = dwelf_dwarf_gnu_debugaltlink(di->dw, &name, &id);
+	char want[130], *cands[64], *rs = NULL, *save, *r, *dir;
+	int n = 0, err = -ENOENT;
+	struct stat st;
+	Dwarf *alt;
+
+	if (nid == 0)
+		return 0;
+	if (nid < 0 || nid > 64) {
+		btfi_err(p->log, "%s: corrupt .gnu_debugaltlink", di->dwarf_path);
+		return -EINVAL;
+	}
+	hex(id, nid, want, sizeof(want));
+	dir = dir_of(di->dwarf_path);
+	if (name[0] == '/')
+		cands[n++] = strdup(name);
+	else if (dir && asprintf(&cands[n], "%s/%s", dir, name) >= 0)
+		n++;
+	dwz = strstr(name, "/.dwz/");
+	rs = strdup(p->roots);
+	for (r = rs ? strtok_r(rs, ":", &save) : NULL; r && n < 62; r = strtok_r(NULL, ":", &save)) {
+		if (r[0] != '/')
+			continue;
+		if (dwz && asprintf(&cands[n], "%s%s", r, dwz) >= 0)
+			n++;
+		if (nid > 1 && asprintf(&cands[n], "%s/.build-id/%.2s/%s.debug", r, want, want + 2) >= 0)
+			n++;
+	}
+	for (int i = 0; i < n && err == -ENOENT; i++) {
+		if (!cands[i] || stat(cands[i], &st) || !S_ISREG(st.st_mode))
+			continue;
+		err = map_elf(cands[i], &p->alt, p->log);
+		if (!err)
+			err = alt_matches(p->alt.elf, want, di->dwarf_path, cands[i], p->log);
+		if (!err && !(p->alt_dw = dwarf_begin_elf(p->alt.elf, DWARF_C_READ, NULL))) {
+			btfi_err(p->log, "%s: dwz alternate file %s: no DWARF (%s)", di->dwarf_path,
+				 cands[i], dwarf_errmsg(-1));
+			err = -EINVAL;
+		}
+		if (!err)
+			err = check_compressed(p->alt.elf, cands[i], p->log);
+		if (!err) {
+			dwarf_setalt(di->dw, p->alt_dw);
+			p->alt_path = cands[i];
+			cands[i] = NULL;
+		}
+	}
+	if (!err) {
+		di->alt = p->alt_dw;
+		di->alt_path = p->alt_path;
+	}
+	if (err == -ENOENT && p->dwfl && (alt = dwarf_getalt(di->dw))) {
+		err = dwarf_getelf(alt) ? alt_matches(dwarf_getelf(alt), want, di->dwarf_path,
+						      "found by libdwfl", p->log) : -EINVAL;
+		di->alt = err ? NULL : alt;
+		di->alt_path = "(found by libdwfl)";
+	} else if (err == -ENOENT) {
+		btfi_err(p->log, "%s: dwz alternate file %s (build-id %s) not found (looked for it as named, next to the file, under ROOT/.dwz and ROOT/.build-id of %s)",
+			 di->dwarf_path, name, want, p->roots);
+	}
+	for (int i = 0; i < n; i++)
+		free(cands[i]);
+	free(rs);
+	free(dir);
+	return err;
+}
+
+/* ---- split units from a .dwp ---- */
+
+/* BIN.dwp, as gdb looks for it: next to the debug file, next to BIN. */
+static bool find_dwp(struct btfi_debuginfo *di, char *dwp, size_t len)
+{
+	snprintf(dwp, len, "%s.dwp", di->dwarf_path);
+	if (!access(dwp, F_OK))
+		return true;
+	snprintf(dwp, len, "%s.dwp", di->path);
+	return strcmp(di->path, di->dwarf_path) && !access(dwp, F_OK);
+}
+
+static const char *attr_str(Dwarf_Die *die, int name, int gnu)
+{
+	Dwarf_Attribute a;
+	const char *s = dwarf_formstring(dwarf_attr(die, name, &a));
+
+	return s ? s : dwarf_formstring(dwarf_attr(die, gnu, &a));
+}
+
+/* Skeletons whose .dwo libdw did not find, and a package: its units as
+ * .dwo files, di->dw a Dwarf that finds them (libdw keeps the .dwo files
+ * it opened while asking, for whoever walks the units later). */
+static int open_dwp(struct btfi_debuginfo *di, struct di_priv *p)
+{
+	Dwarf_CU *cu = NULL;
+	Dwarf_Die cudie, subdie;
+	uint8_t unit_type;
+	char dwp[4096];
+	const char *copy;
+	uint32_t missing = 0;
+	Dwarf *dw;
+	int err;
+
+	if (p->rel || !find_dwp(di, dwp, sizeof(dwp)))
+		return 0;
+	while (!dwarf_get_units(di->dw, cu, &cu, NULL, &unit_type, &cudie, &subdie))
+		missing += unit_type == DW_UT_skeleton && dwarf_tag(&subdie) != DW_TAG_compile_unit;
+	if (!missing)
+		return 0;
+	if (!(p->dwp_path = strdup(dwp))) {
+		btfi_err(p->log, "%s: out of memory", di->path);
+		return -ENOMEM;
+	}
+	err = btfi_dwp_open(dwp, p->log, &p->dwp);
+	if (err)
+		return err;
+	for (cu = NULL; !dwarf_get_units(di->dw, cu, &cu, NULL, &unit_type, &cudie, &subdie);) {
+		uint64_t id;
+
+		if (unit_type != DW_UT_skeleton || dwarf_tag(&subdie) == DW_TAG_compile_unit ||
+		    dwarf_cu_info(cu, NULL, NULL, NULL, NULL, &id, NULL, NULL))
+			continue;
+		err = btfi_dwp_write_unit(p->dwp, id, attr_str(&cudie, DW_AT_dwo_name, DW_AT_GNU_dwo_name),
+					  p->log);
+		if (err && err != -ENOENT)	/* not in it: the scan names the unit */
+			return err;
+	}
+	err = btfi_dwp_skeleton_copy(p->dwp, dwarf_getelf(di->dw), di->dwarf_path, &copy, p->log);
+	if (err)
+		return err;
+	p->dwp_fd = open(copy, O_RDONLY | O_CLOEXEC);
+	dw = p->dwp_fd >= 0 ? dwarf_begin(p->dwp_fd, DWARF_C_READ) : NULL;
+	if (!dw) {
+		btfi_err(p->log, "%s: cannot open %s: %s", di->path, copy,
+			 p->dwp_fd < 0 ? strerror(errno) : dwarf_errmsg(-1));
+		return -EIO;
+	}
+	if (di->alt)
+		dwarf_setalt(dw, di->alt);
+	p->orig_dw = di->dw;
+	di->dw = dw;
+	di->dwp_path = p->dwp_path;
+	return 0;
+}
+
+/* What every DWARF needs once found: its dwz alternate file, its .dwp. */
+static int open_extras(struct btfi_debuginfo *di, struct di_priv *p)
+{
+	return open_alt(di, p) ?: open_dwp(di, p);
+}
+
 int btfi_debuginfo_open(const char *path, const struct btfi_debuginfo_opts *opts,
 			struct btfi_debuginfo **out)
 {
@@ -728,7 +928,7 @@ int btfi_debuginfo_open(const char *path, const struct btfi_debuginfo_opts *opts
 	di->dwarf_path = path;
 	p->log = log;
 	p->roots = roots;
-	p->main.fd = p->dbg.fd = -1;
+	p->main.fd = p->dbg.fd = p->alt.fd = p->dwp_fd = -1;
 	kind = btfi_file_kind(path);
 	if (kind == BTFI_FILE_ZSTD) {
 		btfi_err(log, "%s: compressed with zstd, which this elfutils (%s) cannot decompress; "
@@ -746,6 +946,9 @@ int btfi_debuginfo_open(const char *path, const struct btfi_debuginfo_opts *opts
 			p->rel = false;
 		if (debug_file)
 			di->src = BTFI_DI_DEBUG_FILE;
+		err = open_extras(di, p);
+		if (err)
+			goto fail;
 		di->relocatable = p->rel;
 		*out = di;
 		return 0;
@@ -790,6 +993,9 @@ int btfi_debuginfo_open(const char *path, const struct btfi_debuginfo_opts *opts
 		if (err)
 			goto fail;
 	}
+	err = open_extras(di, p);
+	if (err)
+		goto fail;
 	di->relocatable = p->rel;
 	*out = di;
 	return 0;
@@ -805,15 +1011,27 @@ void btfi_debuginfo_close(struct btfi_debuginfo *di)
 	if (!di)
 		return;
 	p = di->priv;
+	if (p && p->orig_dw) {	/* di->dw is the .dwp's: ours */
+		dwarf_end(di->dw);
+		di->dw = p->orig_dw;
+	}
 	if (p && p->dwfl)
 		dwfl_end(p->dwfl);	/* owns di->dw when detached */
 	else if (di->dw)
 		dwarf_end(di->dw);
+	if (p && p->alt_dw)
+		dwarf_end(p->alt_dw);	/* not the main Dwarf's to end (dwarf_setalt) */
 	if (p) {
+		unmap(&p->alt);
 		unmap(&p->dbg);
 		unmap(&p->main);
 		free(p->search_path);
 		free(p->found);
+		free(p->alt_path);
+		if (p->dwp_fd >= 0)
+			close(p->dwp_fd);
+		btfi_dwp_close(p->dwp);	/* and its temp directory */
+		free(p->dwp_path);
 	}
 	free(p);
 	free(di);

@@ -2,7 +2,8 @@
 /*
  * Finding and opening the DWARF of an ELF file: in the file itself
  * (compressed or not), in a detached debug file (--debug-file, build-id,
- * .gnu_debuglink, debuginfod), split units in .dwo files through libdw. The order is
+ * .gnu_debuglink, debuginfod), split units in .dwo files through libdw or
+ * in a .dwp package (dwp.c), dwz alternate files. The order is
  * documented in docs/DESIGN.md ("Where debug info is looked for").
  */
 #ifndef BTFI_DEBUGINFO_H
@@ -42,6 +43,10 @@ struct btfi_debuginfo {
 	const char *dwarf_path;	/* the file the DWARF came from (== path if in the file) */
 	Elf *dwarf_elf;		/* == elf when in the file */
 	Dwarf *dw;
+	Dwarf *alt;		/* dwz alternate file (dwarf_setalt), NULL if none
+				 * or the one libdwfl found */
+	const char *alt_path;	/* its file */
+	const char *dwp_path;	/* split units read from this .dwp (dwp.c), or NULL */
 	int src;		/* enum btfi_debuginfo_src */
 	/* .debug_info's bytes in our own mapping of dwarf_path, when stored
 	 * uncompressed there (else map is NULL): the scan drops pages of CUs

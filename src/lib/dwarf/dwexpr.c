@@ -114,11 +114,39 @@ static uint32_t mask_bytes(uint64_t m)
 }
 
 /*
+ * DW_OP_convert T (DWARF 5; clang's narrowing): truncating to a type no
+ * wider than the value keeps its low T.size bytes as T's signedness;
+ * widening keeps the value. False if the type is unknown or not 1/2/4/8
+ * bytes.
+ */
+static bool convert_to(const Dwarf_Op *op, const struct btfi_dwexpr_in *in,
+		       uint32_t *size, bool *is_signed)
+{
+	for (size_t k = 0; k < in->nconv; k++) {
+		const struct btfi_dwexpr_conv *c = &in->conv[k];
+		uint32_t ts = c->size ? c->size : 8;
+
+		if (c->op_offset != op->offset)
+			continue;
+		if (ts != 1 && ts != 2 && ts != 4 && ts != 8)
+			return false;
+		if (ts <= *size) {
+			*size = ts;
+			*is_signed = c->size ? c->is_signed : *is_signed;
+		}
+		return true;
+	}
+	return false;
+}
+
+/*
  * The rest of `base(reg, off) ...; stack_value` when it only loads and
- * narrows: GCC's idioms for a value converted from a narrower type.
+ * narrows: GCC's and clang's idioms for a value converted from a narrower
+ * type.
  *   [deref | deref_size N]                  value at reg+off (N bytes)
  *   const M; and                            zero-extend the low 1/2/4 bytes
  *   const S; shl; const S; shra|shr         sign/zero-extend the low 64-S bits
+ *   convert T [; convert T2]                clang: to T's size and sign
  * The format carries them as a narrower read: REG, REG|OFFSET (the sum
  * reg+off, e.g. `(s32)(rbx + 1)`) or memory of `size` bytes, extended per
  * SIGNED: the low `size` bytes of the 64-bit value, exactly what the
@@ -127,8 +155,9 @@ static uint32_t mask_bytes(uint64_t m)
 static void narrowed(const Dwarf_Op *ops, size_t n, uint32_t reg, int64_t off,
 		     const struct btfi_dwexpr_in *in, struct btfi_loc *out)
 {
-	uint32_t size = in->size && in->size < 8 ? in->size : 8, nb;
-	bool mem = false, is_signed = in->is_signed, narrow = false;
+	/* the value so far: the low vsize bytes, extended per vsigned */
+	uint32_t size = in->size && in->size < 8 ? in->size : 8, vsize = 8, nb;
+	bool mem = false, vsigned = false, narrow = false;
 	uint64_t m, s2;
 	size_t i = 0;
 
@@ -137,18 +166,15 @@ static void narrowed(const Dwarf_Op *ops, size_t n, uint32_t reg, int64_t off,
 
 		if (ds == 0 || ds > 8)
 			return set_none(out, BTFI_R_UNSUPPORTED);
-		if (ds < size) {	/* deref_size zero-extends */
-			size = ds;
-			is_signed = false;
-		}
+		vsize = ds;	/* deref_size zero-extends */
 		mem = true;
 		i++;
 	}
 	if (i + 2 < n && is_const_op(&ops[i], &m) && ops[i + 1].atom == DW_OP_and &&
 	    (nb = mask_bytes(m))) {
-		if (nb < size) {
-			size = nb;
-			is_signed = false;
+		if (nb < vsize) {
+			vsize = nb;
+			vsigned = false;
 		}
 		narrow = true;
 		i += 2;
@@ -157,20 +183,28 @@ static void narrowed(const Dwarf_Op *ops, size_t n, uint32_t reg, int64_t off,
 		   (ops[i + 3].atom == DW_OP_shra || ops[i + 3].atom == DW_OP_shr) &&
 		   (m == 32 || m == 48 || m == 56)) {
 		nb = (64 - m) / 8;
-		if (nb < size) {
-			size = nb;
-			is_signed = ops[i + 3].atom == DW_OP_shra;
+		if (nb < vsize) {
+			vsize = nb;
+			vsigned = ops[i + 3].atom == DW_OP_shra;
 		}
 		narrow = true;
 		i += 4;
+	}
+	for (; i + 1 < n && (ops[i].atom == DW_OP_convert || ops[i].atom == DW_OP_GNU_convert); i++) {
+		/* clang 14 writes a spilled u8 at rsp+31 as `breg7 31; convert;
+		 * convert; stack_value`: literally the low byte of the address,
+		 * not what it meant. Only a register's own value is taken. */
+		if ((off && !mem) || !convert_to(&ops[i], in, &vsize, &vsigned))
+			return set_none(out, BTFI_R_UNSUPPORTED);
+		narrow = true;
 	}
 	if (i != n - 1 || ops[i].atom != DW_OP_stack_value || (!mem && !narrow))
 		return set_none(out, BTFI_R_UNSUPPORTED);
 	out->kind = mem ? BTFI_LOC_KMEM : off ? BTFI_LOC_KREG_OFF : BTFI_LOC_KREG;
 	out->reg = reg;
 	out->off = off;
-	out->size = size;
-	out->is_signed = is_signed;
+	out->size = vsize < size ? vsize : size;
+	out->is_signed = vsize < size ? vsigned : in->is_signed;
 }
 
 /*

@@ -12,9 +12,19 @@
 #include <elfutils/libdw.h>
 #include "btfinline.h"
 
+/* The base type a DW_OP_convert names (libdw resolves the DIE; this file
+ * stays pure): the op is found by its offset in the expression. */
+struct btfi_dwexpr_conv {
+	uint64_t op_offset;	/* Dwarf_Op.offset */
+	uint32_t size;		/* 0: the generic type (address-sized) */
+	bool is_signed;
+};
+
 struct btfi_dwexpr_in {
 	uint32_t size;		/* byte size of the parameter, 0 if unknown */
 	bool is_signed;
+	const struct btfi_dwexpr_conv *conv;	/* the expression's converts */
+	size_t nconv;
 	/* Block of the (first) DW_OP_implicit_value op, if the caller has
 	 * it (libdw keeps it outside the Dwarf_Op). */
 	const void *ival;

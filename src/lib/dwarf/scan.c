@@ -588,6 +588,37 @@ static int cmp_shape(const void *a, const void *b)
 	return strcmp(x->text, y->text);
 }
 
+/* The base types of the expression's DW_OP_converts, for dwexpr (a type
+ * libdw cannot find is left out: dwexpr then refuses the convert). */
+static int resolve_converts(struct scan_priv *p, Dwarf_Attribute *a, Dwarf_Op *ops,
+			    size_t nops, struct btfi_dwexpr_in *in)
+{
+	size_t i, n = 0;
+	Dwarf_Die t;
+
+	for (i = 0; i < nops; i++) {
+		if (ops[i].atom != DW_OP_convert && ops[i].atom != DW_OP_GNU_convert)
+			continue;
+		if (GROW(p->convs, p->convs_cap, n + 1))
+			return -ENOMEM;
+		p->convs[n].op_offset = ops[i].offset;
+		p->convs[n].size = 0;
+		p->convs[n].is_signed = false;
+		if (ops[i].number) {	/* 0: the generic type */
+			if (dwarf_getlocation_die(a, &ops[i], &t) ||
+			    dwarf_tag(&t) != DW_TAG_base_type)
+				continue;
+			type_info(p, &t, &p->convs[n].size, &p->convs[n].is_signed);
+			if (!p->convs[n].size)
+				continue;
+		}
+		n++;
+	}
+	in->conv = p->convs;
+	in->nconv = n;
+	return 0;
+}
+
 /* One location description `ops` of pdie's DW_AT_location `a`, valid at
  * addr, into *loc (kind NONE with the reason if the format cannot carry
  * it; its shape counted if `count`). */
@@ -611,6 +642,8 @@ static int ops_loc(struct btfi_scan *s, struct scan_priv *p, const struct walk_c
 			break;
 		}
 	}
+	if ((err = resolve_converts(p, a, ops, nops, &in)))
+		return err;
 	for (i = 0; i < nops; i++) {
 		/* Name the DIE only when dwexpr will complain. */
 		if (!btfi_dwexpr_known_op(ops[i].atom)) {
@@ -1683,7 +1716,7 @@ int btfi_scan_open(const char *path, const struct btfi_scan_opts *opts,
 	p->elf = s->elf;
 	s->dw = s->di->dw;
 	s->dwarf_path = s->di->dwarf_path;
-	s->dwarfs = calloc(1, sizeof(*s->dwarfs));
+	s->dwarfs = calloc(2, sizeof(*s->dwarfs));
 	if (!s->dwarfs) {
 		err = -ENOMEM;
 		btfi_err(log, "%s: out of memory", path);
@@ -1691,7 +1724,12 @@ int btfi_scan_open(const char *path, const struct btfi_scan_opts *opts,
 	}
 	s->dwarfs[0] = s->dw;
 	s->ndwarfs = 1;
-	p->dwarfs_cap = 1;
+	p->dwarfs_cap = 2;
+	if (s->di->alt) {	/* dwz: its DIEs keyed apart */
+		p->alt = s->di->alt;
+		p->alt_base = (uint64_t)s->ndwarfs << BTFI_DIE_FILE_SHIFT;
+		s->dwarfs[s->ndwarfs++] = p->alt;
+	}
 	find_loc_sections(s, p);
 	err = load_elf_tables(s, p);
 	if (!err)
@@ -1732,6 +1770,7 @@ void btfi_scan_free(struct btfi_scan *s)
 		free(p->poffs);
 		free(p->tmp);
 		free(p->ranges);
+		free(p->convs);
 		btfi_syms_free(&p->syms);
 		free(p->secs);
 		free(p->fnames);

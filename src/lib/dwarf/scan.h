@@ -119,8 +119,8 @@ enum {
 struct btfi_debuginfo;
 
 /* DIE keys (type_off, die_off, ...): the DIE's offset in its file; for a
- * split unit's DIE plus its file's index in scan->dwarfs << this shift
- * (offsets restart at 0 in every .dwo). */
+ * split unit's or a dwz alternate file's DIE plus its file's index in
+ * scan->dwarfs << this shift (offsets restart at 0 in every file). */
 #define BTFI_DIE_FILE_SHIFT 40
 
 struct btfi_scan {
@@ -129,7 +129,8 @@ struct btfi_scan {
 	Dwarf *dw;		/* stays open: the encoder reads types through it */
 	const char *dwarf_path;	/* where the DWARF came from: path or its debug file */
 	struct btfi_debuginfo *di;
-	Dwarf **dwarfs;		/* [0] = dw, then the .dwo files of split units */
+	Dwarf **dwarfs;		/* [0] = dw, then the dwz alternate file if any,
+				 * then the .dwo files of split units */
 	uint32_t ndwarfs;
 
 	struct btfi_func *funcs;	uint32_t nfuncs;

@@ -76,6 +76,7 @@ struct scan_priv {
 
 	struct scan_tmp_param *tmp;	uint32_t tmp_cap;
 	struct scan_range *ranges;	uint32_t nranges, ranges_cap;
+	struct btfi_dwexpr_conv *convs;	uint32_t convs_cap;	/* param_loc's */
 	struct btfi_syms syms;		/* function symbols: has_symbol() */
 	struct scan_sec *secs;		uint32_t nsecs, secs_cap, last_sec;
 
@@ -96,13 +97,19 @@ struct scan_priv {
 	char what[512];
 	/* split unit being walked: its .dwo's key bit and sections */
 	uint64_t key_base;		/* index in scan->dwarfs << BTFI_DIE_FILE_SHIFT */
+	Dwarf *alt;			/* dwz alternate file, in scan->dwarfs at */
+	uint64_t alt_base;		/* this index << BTFI_DIE_FILE_SHIFT */
 	Elf_Data *main_loclists, *main_loc;
 	uint32_t dwarfs_cap;
 };
 
-/* A DIE's key in the scan's tables: offsets restart at 0 in every .dwo. */
+/* A DIE's key in the scan's tables: offsets restart at 0 in every .dwo,
+ * and a dwz alternate file's DIEs (types, shared declarations) have
+ * offsets of their own file. */
 static inline uint64_t die_key(const struct scan_priv *p, Dwarf_Die *die)
 {
+	if (p->alt && dwarf_cu_getdwarf(die->cu) == p->alt)
+		return dwarf_dieoffset(die) | p->alt_base;
 	return dwarf_dieoffset(die) | p->key_base;
 }
 
@@ -111,6 +118,7 @@ static inline uint64_t die_key(const struct scan_priv *p, Dwarf_Die *die)
  * it), or log the missing .dwo; leave restores the main file's. */
 int scan_split_enter(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *skel, Dwarf_Die *split);
 void scan_split_leave(struct btfi_scan *s, struct scan_priv *p);
+
 
 void scan_read_file_names(struct scan_priv *p, uint64_t off);
 /* scan_kflow.c: a kernel's static-key jumps and exception fixups into

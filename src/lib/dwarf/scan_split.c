@@ -6,7 +6,8 @@
  * normal one on the split unit; what differs is that DIE offsets restart
  * at 0 in each .dwo (keys get the file's index) and that GCC's location
  * view lists are in the .dwo's .debug_loclists.dwo / .debug_loc.dwo.
- * libdw 0.188 does not read .dwp packages (0.191 does).
+ * libdw 0.188 does not read .dwp packages (0.191 does): debuginfo.c and
+ * dwp.c make them .dwo files again, found like any.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 #include <dwarf.h>
 #include <gelf.h>
+#include "dwarf/debuginfo.h"
 #include "dwarf/scan.h"
 #include "dwarf/scan_priv.h"
 #include "log.h"
@@ -31,16 +33,18 @@ static void missing_dwo(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *ske
 {
 	const char *name = attr_str(skel, DW_AT_dwo_name, DW_AT_GNU_dwo_name);
 	const char *dir = attr_str(skel, DW_AT_comp_dir, 0);
-	char dwp[4096];
+	uint64_t id = 0;
 
-	snprintf(dwp, sizeof(dwp), "%s.dwp", s->dwarf_path);
-	if (!access(dwp, F_OK))
-		btfi_err(p->log, "%s: split DWARF unit %s is not found as a .dwo file and this libdw cannot read %s (.dwp packages need elfutils 0.191); keep the .dwo files",
-			 s->path, name ? name : "?", dwp);
-	else
+	if (s->di->dwp_path) {
+		dwarf_cu_info(skel->cu, NULL, NULL, NULL, NULL, &id, NULL, NULL);
+		btfi_err(p->log, "%s: split DWARF unit %s (dwo_id 0x%016llx) is neither a .dwo file (looked in %s and next to %s) nor in %s",
+			 s->path, name ? name : "?", (unsigned long long)id,
+			 dir && name && name[0] != '/' ? dir : "/", s->dwarf_path, s->di->dwp_path);
+	} else {
 		btfi_err(p->log, "%s: split DWARF unit %s not found (looked in %s and next to %s)",
 			 s->path, name ? name : "?", dir && name && name[0] != '/' ? dir : "/",
 			 s->dwarf_path);
+	}
 }
 
 static Elf_Data *dwo_section(Elf *elf, const char *want)

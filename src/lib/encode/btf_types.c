@@ -448,10 +448,22 @@ static int conv_proto(struct btfi_types *t, Dwarf_Die *die, int depth)
 	return id;
 }
 
+/* The DIE's key: its offset and its file's index. References stay in the
+ * DIE's file, but for dwz's (DW_FORM_GNU_ref_alt): into the alternate file. */
+static uint64_t die_key(struct btfi_types *t, Dwarf_Die *die)
+{
+	Dwarf *dw = dwarf_cu_getdwarf(die->cu);
+	uint64_t fi = t->key_base >> BTFI_DIE_FILE_SHIFT;
+
+	if (fi >= t->ndws || dw != t->dws[fi])
+		for (fi = 0; fi < t->ndws && t->dws[fi] != dw; fi++)
+			;
+	return dwarf_dieoffset(die) | (fi < t->ndws ? fi << BTFI_DIE_FILE_SHIFT : t->key_base);
+}
+
 static int conv(struct btfi_types *t, Dwarf_Die *die, int depth)
 {
-	/* references stay in the DIE's file: the key gets that file's index */
-	uint64_t off = dwarf_dieoffset(die) | t->key_base;
+	uint64_t off = die_key(t, die);
 	bool found;
 	uint32_t *v;
 	int tag, id;

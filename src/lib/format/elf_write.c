@@ -226,8 +226,8 @@ static int add_data(Elf_Scn *scn, const void *buf, size_t size, size_t align)
 }
 
 /* Section names: like's code sections, then secs', then .shstrtab. */
-static int write_new(Elf *like, int fd, const struct btfi_elf_sec *secs, size_t nsecs,
-		     const char *path, const struct btfi_log *log)
+int btfi_elf_write_new_fd(int fd, Elf *like, const struct btfi_elf_sec *secs, size_t nsecs,
+			  const char *path, const struct btfi_log *log)
 {
 	size_t shnum, shstrndx, strsz = 1, pos = 1;
 	char *strs = NULL;
@@ -337,7 +337,7 @@ int btfi_elf_write_new(const char *outp, const char *like, const struct btfi_elf
 	err = btfi_atomic_open(&out, outp, 0644, true, log);
 	if (err)
 		goto out;
-	err = write_new(ef.elf, out.fd, secs, nsecs, outp, log);
+	err = btfi_elf_write_new_fd(out.fd, ef.elf, secs, nsecs, outp, log);
 	if (err)
 		btfi_atomic_abort(&out);
 	else

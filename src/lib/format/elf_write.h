@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <libelf.h>
 #include "btfinline.h"
 
 /* ELF output (elf_write.c): copy `in` to `out` with section .BTF.inline
@@ -27,5 +28,10 @@ struct btfi_elf_sec {
  */
 int btfi_elf_write_new(const char *out, const char *like, const struct btfi_elf_sec *secs,
 		       size_t nsecs, const struct btfi_log *log);
+
+/* The same ELF written to fd as it is (a file only we can see: no temp
+ * file); `like` open already, path only names fd in the error line. */
+int btfi_elf_write_new_fd(int fd, Elf *like, const struct btfi_elf_sec *secs, size_t nsecs,
+			  const char *path, const struct btfi_log *log);
 
 #endif
