@@ -60,6 +60,13 @@ bool btfi_insn_const(struct btfi_insn_dec *d, int *reg, uint64_t *val, bool *pcr
  * (mov r32, r32: 4)? DWARF numbers. */
 bool btfi_insn_copy(struct btfi_insn_dec *d, int *dst, int *src, uint32_t *bytes);
 
+/* Does the instruction last decoded load a general register from memory
+ * at base + disp (a general base register, no index, no segment): mov
+ * r64/r32, m (*bytes 8/4, a 32-bit load zero-extends), movzx / movsx /
+ * movsxd (*bytes 1, 2 or 4, *sgn for movsx*)? DWARF numbers. */
+bool btfi_insn_load(struct btfi_insn_dec *d, int *dst, int *base, int64_t *disp,
+		    uint32_t *bytes, bool *sgn);
+
 /* One instruction on a straight path, for btfi_insn_copy_source(). */
 struct btfi_insn_step {
 	uint32_t writes;		/* btfi_insn_writes() */

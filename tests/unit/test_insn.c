@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* The register-copy rule (insn.c: btfi_insn_copy, btfi_insn_copy_source)
- * on real instruction bytes; each as objdump -d disassembles it. */
+ * and the loads borrow_loc() reads back (btfi_insn_load) on real
+ * instruction bytes; each as objdump -d disassembles it. */
 #include <stdio.h>
 #include <string.h>
 #include "insn.h"
@@ -8,7 +9,7 @@
 
 struct bytes {
 	const char *text;	/* objdump's AT&T disassembly */
-	uint8_t b[8];
+	uint8_t b[12];
 	uint8_t n;
 };
 
@@ -23,7 +24,37 @@ static const struct bytes
 	MOV_RSI_RAX = { "mov %rsi,%rax", { 0x48, 0x89, 0xf0 }, 3 },
 	TEST_RAX = { "test %rax,%rax", { 0x48, 0x85, 0xc0 }, 3 },
 	CALL = { "call .+5", { 0xe8, 0, 0, 0, 0 }, 5 },
-	MOVSLQ = { "movslq %ebx,%rbx", { 0x48, 0x63, 0xdb }, 3 };
+	MOVSLQ = { "movslq %ebx,%rbx", { 0x48, 0x63, 0xdb }, 3 },
+	LD_RDI = { "mov (%rbx),%rdi", { 0x48, 0x8b, 0x3b }, 3 },
+	LD_R12D = { "mov 0x8(%rdx),%r12d", { 0x44, 0x8b, 0x62, 0x08 }, 4 },
+	LD_ZB = { "movzbl 0x1d(%rdi),%eax", { 0x0f, 0xb6, 0x47, 0x1d }, 4 },
+	LD_SLQ = { "movslq 0x8(%rdi),%rax", { 0x48, 0x63, 0x47, 0x08 }, 4 },
+	LD_SWQ = { "movswq 0x2(%rsi),%rax", { 0x48, 0x0f, 0xbf, 0x46, 0x02 }, 5 },
+	LD_INDEX = { "mov (%rax,%rcx,8),%rax", { 0x48, 0x8b, 0x04, 0xc8 }, 4 },
+	LD_FS = { "mov %fs:0x28,%rax", { 0x64, 0x48, 0x8b, 0x04, 0x25, 0x28, 0, 0, 0 }, 9 },
+	LD_RIP = { "mov 0x10(%rip),%rax", { 0x48, 0x8b, 0x05, 0x10, 0, 0, 0 }, 7 },
+	LD_AX = { "mov (%rdi),%ax", { 0x66, 0x8b, 0x07 }, 3 };
+
+/* btfi_insn_load(): want dst < 0 for "not a load borrow_loc() takes". */
+static void load(struct btfi_insn_dec *d, const struct bytes *x, int dst, int base, int64_t disp,
+		 uint32_t bytes, bool sgn)
+{
+	struct btfi_insn in;
+	int gd = -1, gb = -1;
+	int64_t gdisp = 0;
+	uint32_t gbytes = 0;
+	bool gsgn = false, ok;
+
+	if (!CHECK(!btfi_insn_decode(d, x->b, x->n, 0x1000, &in) && in.len == x->n,
+		   "%s: not decoded", x->text))
+		return;
+	ok = btfi_insn_load(d, &gd, &gb, &gdisp, &gbytes, &gsgn);
+	if (CHECK(dst < 0 ? !ok : ok && gd == dst && gb == base && gdisp == disp &&
+		  gbytes == bytes && gsgn == sgn,
+		  "%s: load %d dst %d base %d disp %lld bytes %u signed %d", x->text, ok, gd, gb,
+		  (long long)gdisp, gbytes, gsgn))
+		printf("ok   %s: %s\n", x->text, dst < 0 ? "not taken" : "a load");
+}
 
 /* What scan_cfg_step_facts() gives for one instruction. */
 static struct btfi_insn_step step(struct btfi_insn_dec *d, const struct bytes *x)
@@ -107,6 +138,18 @@ int main(void)
 	SOURCE("mov %esi,%eax; size unknown", 0, 0, -1, &MOV_ESI_EAX);
 	SOURCE("mov %si,%ax: a partial write", 0, 2, -1, &MOV_SI_AX);
 	SOURCE("movslq %ebx,%rbx", 3, 8, -1, &MOVSLQ);
+	/* loads: DWARF rax 0, rdx 1, rbx 3, rsi 4, rdi 5, r12 12 */
+	load(d, &LD_RDI, 5, 3, 0, 8, false);
+	load(d, &LD_R12D, 12, 1, 8, 4, false);	/* a 32-bit load zero-extends */
+	load(d, &LD_ZB, 0, 5, 0x1d, 1, false);
+	load(d, &LD_SLQ, 0, 5, 8, 4, true);
+	load(d, &LD_SWQ, 0, 4, 2, 2, true);
+	load(d, &LOAD_RAX, 0, 0, 0x28, 8, false);
+	load(d, &LD_INDEX, -1, 0, 0, 0, false);	/* an index: no one address */
+	load(d, &LD_FS, -1, 0, 0, 0, false);	/* a segment (TLS) */
+	load(d, &LD_RIP, -1, 0, 0, 0, false);	/* rip: no base register */
+	load(d, &LD_AX, -1, 0, 0, 0, false);	/* 16 bits: the rest of rax stays */
+	load(d, &MOV_RDI_RAX, -1, 0, 0, 0, false);
 	btfi_insn_dec_free(d);
 	return check_done();
 }

@@ -1232,6 +1232,38 @@ static bool reg_copied(struct borrow *bc, const struct scan_cfg_step *st, uint32
 }
 
 /*
+ * Further on, the parameter is in register R (st[k] the way's last write
+ * of it) and that write loads R from base + disp: clang computes an
+ * argument from memory only past the inlined body's first test (SQLite's
+ * sqlite3DbFree(pParse->db, p): the probe is at `test p`, db is loaded
+ * after it). If nothing on the way before the load stores to memory,
+ * calls or writes base, that memory holds the value at the probe.
+ */
+static bool reg_loaded(struct borrow *bc, const struct scan_cfg_step *st, uint32_t k,
+		       struct btfi_loc *t)
+{
+	uint32_t base, bytes, w = 0, tsize = t->size && t->size < 8 ? t->size : 8;
+	int64_t disp;
+	bool sgn;
+
+	if (t->kind != BTFI_LOC_KREG ||
+	    !scan_cfg_load(bc->p->cfg, st[k].addr, t->reg, &base, &disp, &bytes, &sgn))
+		return false;
+	for (uint32_t m = st[k].from; m != UINT32_MAX; m = st[m].from)
+		w |= scan_cfg_writes(bc->p->cfg, st[m].addr);
+	if ((w & BTFI_INSN_W_MEM) || (w >> base & 1))
+		return false;
+	t->kind = BTFI_LOC_KMEM;
+	t->reg = base;
+	t->off = disp;
+	if (tsize > bytes) {	/* the load extends a narrower slot */
+		t->size = bytes;
+		t->is_signed = sgn;
+	}
+	return true;
+}
+
+/*
  * A parameter with no location at the probe: DWARF often gives one a few
  * instructions on (clang starts a location after the instruction that
  * sets it) or before. On the probe's paths, a location whose registers
@@ -1295,7 +1327,13 @@ static int borrow_loc(struct btfi_scan *s, struct scan_priv *p, const struct wal
 		     k != UINT32_MAX && !(scan_cfg_writes(p->cfg, st[k].addr) >> t.reg & 1);
 		     k = st[k].from)
 			;
-		if (k == UINT32_MAX || !scan_cfg_const(p->cfg, st[k].addr, t.reg, &val, &pcrel))
+		if (k == UINT32_MAX)
+			continue;
+		if (reg_loaded(&bc, st, k, &t)) {
+			s->probe.reg_load++;
+			goto found;
+		}
+		if (!scan_cfg_const(p->cfg, st[k].addr, t.reg, &val, &pcrel))
 			continue;
 		if (pcrel) {
 			t.kind = BTFI_LOC_KADDR;

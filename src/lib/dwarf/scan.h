@@ -156,6 +156,8 @@ struct btfi_scan {
 		uint32_t borrowed;		/* parameter locations from the probe's path */
 		uint32_t reg_copy;		/* ... of them: a register copied from the one
 						 * at the probe (mov R, R') */
+		uint32_t reg_load;		/* ... of them: memory a register is loaded
+						 * from later, nothing stored before */
 		uint32_t unshared;		/* moved off another call's probe of the function */
 	} probe;
 	uint32_t split_parts;	/* instances flagged BTFI_SITE_SPLIT */
