@@ -8,7 +8,7 @@ command -v llvm-dwarfdump >/dev/null || { echo "skip: no llvm-dwarfdump"; exit 7
 CACHE=$("$TOP/tests/data/fetch-kernel.sh") || { echo "skip: cannot fetch the kernel"; exit 77; }
 V=$CACHE/vmlinux
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-"$BTFINLINE" stats "$V" --json >"$tmp/ours.json" || { echo "FAIL: stats exit $?"; exit 1; }
+"$BTFINLINE" stats "$V" --json --ceiling >"$tmp/ours.json" || { echo "FAIL: stats exit $?"; exit 1; }
 llvm-dwarfdump --statistics "$V" >"$tmp/llvm.json" || { echo "FAIL: llvm-dwarfdump"; exit 1; }
 python3 - "$tmp/ours.json" "$tmp/llvm.json" <<'PY'
 import json, sys
@@ -33,6 +33,18 @@ check("instances all + some + none + split parts == inline_instances",
 check("split parts counted apart (GCC's partial inlining)", 0 < o["split_parts"] < o["inline_instances"] // 10)
 check("instances without any address count as none recoverable",
       0 < o["instances_noaddr"] <= o["instances_none_recoverable"])
+# --ceiling: a location anywhere the instance can be probed. Above what
+# the probe got; never where there is no location or no code at all.
+c, u = o["ceiling"], o["unavailable"]
+check("ceiling: recoverable <= params <= params_any_location",
+      o["params_recoverable"] <= c["params"] <= c["params_any_location"])
+check("ceiling: any location only where a list or value is, at an address",
+      c["params_any_location"] <= o["params"] - u["no_location"] - u["no_code_addr"])
+check("ceiling: every probe's non-location counts (entry_value, ... unsupported_expr) are a location",
+      c["params_any_location"] >= o["params_recoverable"] + u["entry_value"] + u["implicit_pointer"]
+      + u["parameter_ref"] + u["unsupported_expr"] + u["no_cfa"])
+check("ceiling: instances with every parameter located >= with all recoverable",
+      o["instances_all_recoverable"] <= c["instances_all"])
 print(f"     params {o['params']}, recoverable {100*o['params_recoverable']/o['params']:.1f}%, "
       f"instances all recoverable {100*o['instances_all_recoverable']/(o['inline_instances'] - o['split_parts']):.1f}%")
 sys.exit(1 if bad else 0)

@@ -111,6 +111,7 @@ static void print_json(const char *path, const struct btfi_stats *st, uint32_t m
 	for (k = BTFI_LOC_KREG; k <= BTFI_LOC_KADDR; k++)
 		jw_uint_field(&w, btfi_loc_kind_str(k), st->classes[k]);
 	jw_end_object(&w);
+	jw_uint_field(&w, "next_view", s->next_view);
 	jw_name(&w, "unavailable");
 	jw_start_object(&w);
 	for (k = BTFI_R_NO_LOCATION; k < BTFI_R__MAX; k++) {
@@ -136,7 +137,17 @@ static void print_json(const char *path, const struct btfi_stats *st, uint32_t m
 		jw_uint_field(&w, "nop_skipped", s->probe.nop_skipped);
 		jw_uint_field(&w, "refused_moved", s->probe.refused_moved);
 		jw_uint_field(&w, "borrowed", s->probe.borrowed);
+		jw_uint_field(&w, "reg_copy", s->probe.reg_copy);
+		jw_uint_field(&w, "reg_load", s->probe.reg_load);
 		jw_uint_field(&w, "unshared", s->probe.unshared);
+		jw_end_object(&w);
+	}
+	if (s->reach) {
+		jw_name(&w, "ceiling");
+		jw_start_object(&w);
+		jw_uint_field(&w, "params", st->ceil_params);
+		jw_uint_field(&w, "params_any_location", st->ceil_any);
+		jw_uint_field(&w, "instances_all", st->ceil_instances);
 		jw_end_object(&w);
 	}
 	jw_uint_field(&w, "funcs_inlined", st->funcs_inlined);
@@ -186,6 +197,7 @@ static void print_table(const char *path, const struct btfi_stats *st, uint32_t 
 		snprintf(buf, sizeof(buf), "    %s", btfi_loc_kind_str(k));
 		row(buf, st->classes[k], st->params);
 	}
+	row("    from a later view at the probe", s->next_view, 0);
 	row("  unavailable", st->params - st->params_recoverable, st->params);
 	for (k = BTFI_R_NO_LOCATION; k < BTFI_R__MAX; k++) {
 		if (k == BTFI_R_UNKNOWN)
@@ -200,6 +212,13 @@ static void print_table(const char *path, const struct btfi_stats *st, uint32_t 
 	    st->inline_instances - st->split_parts);
 	row("instances with no parameter recoverable", st->instances_none_recoverable,
 	    st->inline_instances - st->split_parts);
+	if (s->reach) {
+		/* at any address of the instance, any view */
+		row("ceiling: located where it can be probed", st->ceil_params, st->params);
+		row("  any location there (carried or not)", st->ceil_any, st->params);
+		row("  instances with every parameter located", st->ceil_instances,
+		    st->inline_instances - st->split_parts);
+	}
 	uint64_t nf = st->funcs_never_inlined + st->funcs_selectively_inlined + st->funcs_fully_inlined;
 	row("functions", nf, 0);
 	row("  never inlined", st->funcs_never_inlined, nf);
@@ -227,6 +246,8 @@ static void print_table(const char *path, const struct btfi_stats *st, uint32_t 
 		row("  padding skipped", s->probe.nop_skipped, 0);
 		row("  moved off a refused instruction", s->probe.refused_moved, 0);
 		row("  parameter locations from the probe's path", s->probe.borrowed, 0);
+		row("    a register copied from the probe's", s->probe.reg_copy, 0);
+		row("    memory a register is loaded from later", s->probe.reg_load, 0);
 		row("  moved off another call's probe", s->probe.unshared, 0);
 	}
 	row("inlined functions", st->funcs_inlined, 0);
@@ -257,6 +278,7 @@ static int cmd_stats(int argc, char **argv)
 		{ "sites", no_argument, NULL, 'S' },
 		{ "probe", required_argument, NULL, 'P' },
 		{ "max-instances", required_argument, NULL, 'M' },
+		{ "ceiling", no_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "verbose", no_argument, NULL, 'v' },
 		DEBUG_LONGOPTS,
@@ -278,6 +300,7 @@ static int cmd_stats(int argc, char **argv)
 		case 'j': json = true; break;
 		case 'p': json = pretty = true; break;
 		case 'S': sites = true; break;
+		case 'C': opts.ceiling = true; break;
 		case 'P':
 			if ((k = cli_probe_policy(optarg)) < 0)
 				return cli_usage(&cli_stats, "unknown probe policy '%s'", optarg);
@@ -322,7 +345,7 @@ static int cmd_stats(int argc, char **argv)
 const struct cli_cmd cli_stats = {
 	.name = "stats",
 	.fn = cmd_stats,
-	.synopsis = "stats FILE [-j|-p] [--sites] [--probe=POLICY] [--max-instances N]",
+	.synopsis = "stats FILE [-j|-p] [--sites] [--probe=POLICY] [--max-instances N] [--ceiling]",
 	.summary = "Inline sites and how many of their arguments a tracer can recover, from DWARF.",
 	.options =
 "  FILE            an ELF with DWARF (a kernel vmlinux, a program, a library), in\n"
@@ -338,6 +361,9 @@ const struct cli_cmd cli_stats = {
 "                  entry-pc, lowest, entry-in-range, first-range (docs/DESIGN.md)\n"
 "  --max-instances N  leave out functions inlined more than N times (the\n"
 "                  published samples use 100), as if they were not there\n"
+"  --ceiling       also count the parameters whose DWARF has a location anywhere\n"
+"                  their instance can be probed (any address of its code, any\n"
+"                  view): what no probe address policy can exceed\n"
 "  --debug-file FILE  DWARF from FILE (its build-id must match FILE's)\n"
 "  --debug-dir DIR    debug files under DIR (DIR:DIR2...) instead of /usr/lib/debug\n"
 "  -v, --verbose   say where the DWARF came from (stderr)\n"

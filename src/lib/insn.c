@@ -178,3 +178,69 @@ bool btfi_insn_const(struct btfi_insn_dec *d, int *reg, uint64_t *val, bool *pcr
 	}
 	return false;
 }
+
+bool btfi_insn_copy(struct btfi_insn_dec *d, int *dst, int *src, uint32_t *bytes)
+{
+	const cs_insn *in = d->insn;
+	const cs_x86 *x = &in->detail->x86;
+	const cs_x86_op *o = x->operands;
+
+	if (in->id != X86_INS_MOV || x->op_count != 2 || o[0].type != X86_OP_REG ||
+	    o[1].type != X86_OP_REG || o[0].size != o[1].size || (o[0].size != 4 && o[0].size != 8) ||
+	    (*dst = gpr_dwarf(o[0].reg)) < 0 || (*src = gpr_dwarf(o[1].reg)) < 0)
+		return false;
+	*bytes = o[0].size;
+	return true;
+}
+
+bool btfi_insn_load(struct btfi_insn_dec *d, int *dst, int *base, int64_t *disp,
+		    uint32_t *bytes, bool *sgn)
+{
+	const cs_insn *in = d->insn;
+	const cs_x86 *x = &in->detail->x86;
+	const cs_x86_op *o = x->operands;
+
+	if (x->op_count != 2 || o[0].type != X86_OP_REG || o[1].type != X86_OP_MEM ||
+	    (o[0].size != 4 && o[0].size != 8) || o[1].mem.segment != X86_REG_INVALID ||
+	    o[1].mem.index != X86_REG_INVALID || (*dst = gpr_dwarf(o[0].reg)) < 0 ||
+	    (*base = gpr_dwarf(o[1].mem.base)) < 0)
+		return false;
+	switch (in->id) {
+	case X86_INS_MOV:
+		if (o[1].size != o[0].size)
+			return false;
+		*sgn = false;
+		break;
+	case X86_INS_MOVZX:
+		*sgn = false;
+		break;
+	case X86_INS_MOVSX:
+	case X86_INS_MOVSXD:
+		*sgn = true;
+		break;
+	default:
+		return false;
+	}
+	if (o[1].size != 1 && o[1].size != 2 && o[1].size != 4 && o[1].size != 8)
+		return false;
+	*bytes = o[1].size;
+	*disp = o[1].mem.disp;
+	return true;
+}
+
+int btfi_insn_copy_source(const struct btfi_insn_step *st, uint32_t n, int reg, uint32_t size)
+{
+	if (reg < 0 || reg > 15)
+		return -1;
+	for (uint32_t j = n; j-- > 0;) {
+		if (st[j].call)
+			return -1;
+		if (!(st[j].writes >> reg & 1))
+			continue;
+		if (st[j].copy_dst != reg || st[j].copy_src < 0 ||
+		    (st[j].copy_bytes != 8 && !(st[j].copy_bytes == 4 && size && size <= 4)))
+			return -1;
+		reg = st[j].copy_src;
+	}
+	return reg;
+}

@@ -55,4 +55,33 @@ uint32_t btfi_insn_writes(struct btfi_insn_dec *d);
  * the link-time address)? *reg gets its DWARF number. */
 bool btfi_insn_const(struct btfi_insn_dec *d, int *reg, uint64_t *val, bool *pcrel);
 
+/* Does the instruction last decoded copy one general register into
+ * another: whole (mov r64, r64: *bytes 8) or its low half, zero-extended
+ * (mov r32, r32: 4)? DWARF numbers. */
+bool btfi_insn_copy(struct btfi_insn_dec *d, int *dst, int *src, uint32_t *bytes);
+
+/* Does the instruction last decoded load a general register from memory
+ * at base + disp (a general base register, no index, no segment): mov
+ * r64/r32, m (*bytes 8/4, a 32-bit load zero-extends), movzx / movsx /
+ * movsxd (*bytes 1, 2 or 4, *sgn for movsx*)? DWARF numbers. */
+bool btfi_insn_load(struct btfi_insn_dec *d, int *dst, int *base, int64_t *disp,
+		    uint32_t *bytes, bool *sgn);
+
+/* One instruction on a straight path, for btfi_insn_copy_source(). */
+struct btfi_insn_step {
+	uint32_t writes;		/* btfi_insn_writes() */
+	int8_t copy_dst, copy_src;	/* btfi_insn_copy(), -1 if it is no copy */
+	uint8_t copy_bytes;
+	bool call;
+};
+
+/*
+ * A value of `size` bytes is in general register reg after st[0..n) ran,
+ * in that order: which register held it before st[0]? Walking back, a
+ * copy into the register that holds it (mov R, R') moves the value to R';
+ * any other write of it, or a call, loses it (-1). A 4-byte copy keeps
+ * only values of at most 4 bytes.
+ */
+int btfi_insn_copy_source(const struct btfi_insn_step *st, uint32_t n, int reg, uint32_t size);
+
 #endif

@@ -182,6 +182,38 @@ int main(void)
 	EXPECT("const8u; stack_value", 8, false, BTFI_LOC_KCONST, 0, 0, 0, 0, 0xffffffff00000001ULL,
 	       OP1(DW_OP_const8u, 0xffffffff00000001ULL), OP(DW_OP_stack_value));
 	NONE("lone lit5 (an address, not a value)", BTFI_R_UNSUPPORTED, OP(DW_OP_lit5));
+	/* constants computed from literals (the kernel's top shapes: a folded
+	 * `1 << n`, `-(16 << 27)`) */
+	EXPECT("lit16; lit12; shl; stack_value", 4, false, BTFI_LOC_KCONST, 0, 0, 0, 0, 0x10000,
+	       OP(DW_OP_lit16), OP(DW_OP_lit12), OP(DW_OP_shl), OP(DW_OP_stack_value));
+	EXPECT("lit16; lit27; shl; neg; stack_value", 4, true, BTFI_LOC_KCONST, 0, 0, 0, 0,
+	       0xffffffff80000000ULL,
+	       OP(DW_OP_lit16), OP(DW_OP_lit27), OP(DW_OP_shl), OP(DW_OP_neg), OP(DW_OP_stack_value));
+	EXPECT("const1u 150; lit9; shl; stack_value", 8, false, BTFI_LOC_KCONST, 0, 0, 0, 0, 150 << 9,
+	       OP1(DW_OP_const1u, 150), OP(DW_OP_lit9), OP(DW_OP_shl), OP(DW_OP_stack_value));
+	EXPECT("constu 7; neg; stack_value", 8, true, BTFI_LOC_KCONST, 0, 0, 0, 0, (uint64_t)-7,
+	       OP1(DW_OP_constu, 7), OP(DW_OP_neg), OP(DW_OP_stack_value));
+	EXPECT("lit10; lit3; minus; stack_value (second minus top)", 8, false, BTFI_LOC_KCONST,
+	       0, 0, 0, 0, 7, OP(DW_OP_lit10), OP(DW_OP_lit3), OP(DW_OP_minus), OP(DW_OP_stack_value));
+	EXPECT("lit12; lit10; and; lit1; or; lit3; plus; stack_value", 8, false, BTFI_LOC_KCONST,
+	       0, 0, 0, 0, ((12 & 10) | 1) + 3, OP(DW_OP_lit12), OP(DW_OP_lit10), OP(DW_OP_and),
+	       OP(DW_OP_lit1), OP(DW_OP_or), OP(DW_OP_lit3), OP(DW_OP_plus), OP(DW_OP_stack_value));
+	EXPECT("consts -16; lit2; shra; stack_value", 8, true, BTFI_LOC_KCONST, 0, 0, 0, 0,
+	       (uint64_t)-4, OP1(DW_OP_consts, -16), OP(DW_OP_lit2), OP(DW_OP_shra),
+	       OP(DW_OP_stack_value));
+	EXPECT("lit1; lit2; lit3; rot; minus; minus; stack_value", 8, true, BTFI_LOC_KCONST,
+	       0, 0, 0, 0, 4, /* rot: 1 2 3 -> 3 1 2; 1 - 2 = -1; 3 - -1 = 4 */
+	       OP(DW_OP_lit1), OP(DW_OP_lit2), OP(DW_OP_lit3), OP(DW_OP_rot), OP(DW_OP_minus),
+	       OP(DW_OP_minus), OP(DW_OP_stack_value));
+	NONE("lit1; lit0; div; stack_value (division by zero)", BTFI_R_UNSUPPORTED,
+	     OP(DW_OP_lit1), OP(DW_OP_lit0), OP(DW_OP_div), OP(DW_OP_stack_value));
+	NONE("lit1; lit2; shl (an address, not a value)", BTFI_R_UNSUPPORTED,
+	     OP(DW_OP_lit1), OP(DW_OP_lit2), OP(DW_OP_shl));
+	NONE("lit1; lit2; stack_value (two values left)", BTFI_R_UNSUPPORTED,
+	     OP(DW_OP_lit1), OP(DW_OP_lit2), OP(DW_OP_stack_value));
+	NONE("breg5 0; lit2; shl; stack_value (reads a register: not constant)",
+	     BTFI_R_UNSUPPORTED, OP1(DW_OP_breg5, 0), OP(DW_OP_lit2), OP(DW_OP_shl),
+	     OP(DW_OP_stack_value));
 	/* address */
 	EXPECT("addr; stack_value", 8, false, BTFI_LOC_KADDR, 0, 0, 0, 0, 0xffffffff82000000ULL,
 	       OP1(DW_OP_addr, 0xffffffff82000000ULL), OP(DW_OP_stack_value));

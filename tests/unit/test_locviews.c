@@ -143,6 +143,42 @@ static int addr_entry(const struct rdump *r, const struct rlist *l, uint64_t add
 	return -1;
 }
 
+/* What btfi_loc_next_view() must pick, from readelf's entries: with the
+ * probe's view, the earliest view after it that an entry starts at addr
+ * with; without (where no entry holds addr by address), an entry ending
+ * at addr that holds its first views, else the earliest empty [addr,
+ * addr) between two views. -1 if none. */
+static int want_next(const struct rdump *r, const struct rlist *l, uint64_t addr, bool has_view,
+		     uint64_t view)
+{
+	int best = -1;
+	uint64_t bestkey = 0;
+
+	for (uint32_t i = 0; i < l->n; i++) {
+		const struct rentry *e = &r->e[l->first + i];
+		uint64_t key;
+
+		if (has_view) {
+			if (e->b != addr || e->bv <= view || (e->e == e->b && e->ev <= e->bv))
+				continue;
+			key = e->bv;
+		} else if (e->b < addr && e->e == addr && e->ev > 0) {
+			key = 0;
+		} else if (e->b == addr && e->e == addr && e->bv < e->ev) {
+			key = e->bv;
+		} else {
+			continue;
+		}
+		if (best < 0 || key < bestkey) {
+			best = i;
+			bestkey = key;
+		}
+	}
+	return best;
+}
+
+static uint32_t nnext_points;
+
 /* Index in libdw's enumeration of the list entry whose ops these are. */
 static int entry_of(Dwarf_Attribute *loc, Dwarf_Op *ops, uint64_t *start, uint64_t *end)
 {
@@ -193,6 +229,25 @@ static void probe(struct file_ctx *fc, Dwarf_Die *die, const struct rlist *l, ui
 	dwarf_attr(die, DW_AT_location, &loc);
 	n = btfi_loc_at_view(&fc->secs, die, &loc, addr, view, &ops, &nops);
 	fc->npoints++;
+	/* no entry there: the later view's, as readelf gives it; by address
+	 * alone (no probe view) where no entry holds addr */
+	for (int hv = 0; hv < 2; hv++) {
+		Dwarf_Op *nops_ = NULL;
+		size_t nnops = 0;
+		uint64_t ns, ne;
+		int wn, gn, nn;
+
+		if (hv ? want >= 0 : addr_entry(fc->r, l, addr) >= 0)
+			continue;
+		wn = want_next(fc->r, l, addr, hv, view);
+		nn = btfi_loc_next_view(&fc->secs, die, &loc, addr, hv, view, &nops_, &nnops);
+		gn = nn == 1 ? entry_of(&loc, nops_, &ns, &ne) : -1;
+		nnext_points += wn >= 0;
+		CHECK(nn == (wn >= 0) && gn == wn, "%s: DIE 0x%" PRIx64 " list 0x%" PRIx64 " at 0x%"
+		      PRIx64 " view %" PRIu64 " (%s, %s): next view returned %d, entry %d, readelf's %d",
+		      fc->path, (uint64_t)dwarf_dieoffset(die), l->off, addr, view, what,
+		      hv ? "with its view" : "no view", nn, gn, wn);
+	}
 	if (want < 0) {
 		fc->nnone++;
 		CHECK(n == 0, "%s: DIE 0x%" PRIx64 " list 0x%" PRIx64 " at 0x%" PRIx64 " view %" PRIu64
@@ -453,5 +508,8 @@ int main(int argc, char **argv)
 			closedir(d);
 	}
 	CHECK(n > 0, "no fixture in %s (make fixtures)", dir);
+	/* the recover fixture's sub_and_test: its i only at a later view */
+	CHECK(argc > 1 || nnext_points > 0, "no point where a later view was tested");
+	printf("%u points where only another view has an entry: as readelf's\n", nnext_points);
 	return check_done();
 }

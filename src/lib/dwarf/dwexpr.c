@@ -6,6 +6,7 @@
  * value reg+off, a lone `bregN off` is the memory at reg+off.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <string.h>
 #include <stdio.h>
 #include <dwarf.h>
@@ -210,6 +211,105 @@ static void narrowed(const Dwarf_Op *ops, size_t n, uint32_t reg, int64_t off,
 	out->is_signed = vsize < size ? vsigned : in->is_signed;
 }
 
+/*
+ * A value computed from literals only (GCC folds a constant argument into
+ * `lit16; lit12; shl; stack_value`, `const; neg`, ...): evaluated here on
+ * DWARF's stack of address-size (64-bit) values. False if any op reads
+ * the machine or the expression is not a value.
+ */
+static bool const_value(const Dwarf_Op *ops, size_t n, uint64_t *val)
+{
+	enum { DEPTH = 16 };
+	uint64_t st[DEPTH], a, b;
+	size_t sp = 0, i;
+
+	if (n < 2 || ops[n - 1].atom != DW_OP_stack_value)
+		return false;
+	for (i = 0; i < n - 1; i++) {
+		unsigned op = ops[i].atom;
+
+		if (is_const_op(&ops[i], &a)) {
+			if (sp == DEPTH)
+				return false;
+			st[sp++] = a;
+			continue;
+		}
+		switch (op) {	/* one operand */
+		case DW_OP_neg: case DW_OP_not: case DW_OP_abs: case DW_OP_plus_uconst:
+		case DW_OP_dup: case DW_OP_drop: case DW_OP_pick:
+			if (op == DW_OP_pick ? ops[i].number >= sp : sp < 1)
+				return false;
+			a = st[sp - 1];
+			switch (op) {
+			case DW_OP_neg: st[sp - 1] = -a; break;
+			case DW_OP_not: st[sp - 1] = ~a; break;
+			case DW_OP_abs: st[sp - 1] = (int64_t)a < 0 ? -a : a; break;
+			case DW_OP_plus_uconst: st[sp - 1] = a + ops[i].number; break;
+			case DW_OP_drop: sp--; break;
+			default:	/* dup, pick */
+				if (sp == DEPTH)
+					return false;
+				st[sp] = st[sp - 1 - (op == DW_OP_pick ? ops[i].number : 0)];
+				sp++;
+			}
+			continue;
+		}
+		if (sp < 2)
+			return false;
+		a = st[sp - 2];		/* second entry */
+		b = st[sp - 1];		/* top */
+		switch (op) {
+		case DW_OP_swap: st[sp - 2] = b; st[sp - 1] = a; continue;
+		case DW_OP_over:
+			if (sp == DEPTH)
+				return false;
+			st[sp++] = a;
+			continue;
+		case DW_OP_rot:		/* top three: 1 2 3 -> 3 1 2 */
+			if (sp < 3)
+				return false;
+			st[sp - 1] = a;
+			st[sp - 2] = st[sp - 3];
+			st[sp - 3] = b;
+			continue;
+		case DW_OP_plus: a += b; break;
+		case DW_OP_minus: a -= b; break;
+		case DW_OP_mul: a *= b; break;
+		case DW_OP_and: a &= b; break;
+		case DW_OP_or: a |= b; break;
+		case DW_OP_xor: a ^= b; break;
+		case DW_OP_shl: a = b >= 64 ? 0 : a << b; break;
+		case DW_OP_shr: a = b >= 64 ? 0 : a >> b; break;
+		case DW_OP_shra:
+			a = (uint64_t)((int64_t)a >> (b >= 64 ? 63 : b));
+			break;
+		case DW_OP_div:		/* signed, as DWARF's generic type */
+			if (!b || ((int64_t)a == INT64_MIN && (int64_t)b == -1))
+				return false;
+			a = (uint64_t)((int64_t)a / (int64_t)b);
+			break;
+		case DW_OP_mod:		/* unsigned */
+			if (!b)
+				return false;
+			a %= b;
+			break;
+		case DW_OP_eq: a = a == b; break;
+		case DW_OP_ne: a = a != b; break;
+		case DW_OP_lt: a = (int64_t)a < (int64_t)b; break;
+		case DW_OP_le: a = (int64_t)a <= (int64_t)b; break;
+		case DW_OP_gt: a = (int64_t)a > (int64_t)b; break;
+		case DW_OP_ge: a = (int64_t)a >= (int64_t)b; break;
+		default:
+			return false;
+		}
+		st[--sp - 1] = a;
+	}
+	if (sp != 1)
+		return false;
+	*val = st[0];
+	return true;
+}
+
 /* One piece (or a whole expression without pieces). */
 static void one_piece(const Dwarf_Op *ops, size_t n, const struct btfi_dwexpr_in *in,
 		      struct btfi_loc *out)
@@ -253,7 +353,7 @@ static void one_piece(const Dwarf_Op *ops, size_t n, const struct btfi_dwexpr_in
 		}
 		return narrowed(ops + i, n - i, reg, off, in, out);
 	}
-	if (n == 2 && is_const_op(&ops[0], &val) && ops[1].atom == DW_OP_stack_value) {
+	if (const_value(ops, n, &val)) {
 		out->kind = BTFI_LOC_KCONST;
 		out->cval = val;
 		return;

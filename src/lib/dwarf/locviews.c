@@ -54,20 +54,13 @@ static bool pv_le(uint64_t a, uint64_t av, uint64_t b, uint64_t bv)
 	return a < b || (a == b && av <= bv);
 }
 
-int btfi_loc_at_view(const struct btfi_locview_secs *secs, Dwarf_Die *pdie,
-		     Dwarf_Attribute *loc, uint64_t addr, uint64_t view,
-		     Dwarf_Op **ops, size_t *nops)
+/* The view pairs of pdie's list `loc`: *v .. *vend, and its section. */
+static int view_pairs(const struct btfi_locview_secs *secs, Dwarf_Die *pdie,
+		      Dwarf_Attribute *loc, const uint8_t **v, const uint8_t **vend)
 {
 	Dwarf_Attribute a;
-	Dwarf_Addr base, start, end;
 	Dwarf_Word lvoff, listoff;
-	Dwarf_Op *eops;
-	size_t neops;
 	const Elf_Data *sec;
-	const uint8_t *v, *vend;
-	ptrdiff_t off = 0;
-	uint64_t b, e;
-	int found = 0;
 
 	if (!dwarf_attr(pdie, DW_AT_GNU_locviews, &a))
 		return -1;
@@ -97,8 +90,25 @@ int btfi_loc_at_view(const struct btfi_locview_secs *secs, Dwarf_Die *pdie,
 	     loclistx(sec, secs->offset_size, pdie, &listoff, &lvoff)) ||
 	    lvoff >= listoff || listoff > sec->d_size)
 		return -1;
-	v = (const uint8_t *)sec->d_buf + lvoff;
-	vend = (const uint8_t *)sec->d_buf + listoff;
+	*v = (const uint8_t *)sec->d_buf + lvoff;
+	*vend = (const uint8_t *)sec->d_buf + listoff;
+	return 0;
+}
+
+int btfi_loc_at_view(const struct btfi_locview_secs *secs, Dwarf_Die *pdie,
+		     Dwarf_Attribute *loc, uint64_t addr, uint64_t view,
+		     Dwarf_Op **ops, size_t *nops)
+{
+	Dwarf_Addr base, start, end;
+	Dwarf_Op *eops;
+	size_t neops;
+	const uint8_t *v, *vend;
+	ptrdiff_t off = 0;
+	uint64_t b, e;
+	int found = 0;
+
+	if (view_pairs(secs, pdie, loc, &v, &vend))
+		return -1;
 	while ((off = dwarf_getlocations(loc, off, &base, &start, &end, &eops, &neops)) > 0) {
 		if (!read_uleb(&v, vend, &b) || !read_uleb(&v, vend, &e))
 			return -1;
@@ -107,6 +117,50 @@ int btfi_loc_at_view(const struct btfi_locview_secs *secs, Dwarf_Die *pdie,
 			*nops = neops;
 			found = 1;
 		}
+	}
+	if (off < 0)
+		return -2;
+	return v == vend ? found : -1;
+}
+
+int btfi_loc_next_view(const struct btfi_locview_secs *secs, Dwarf_Die *pdie,
+		       Dwarf_Attribute *loc, uint64_t addr, bool has_view, uint64_t view,
+		       Dwarf_Op **ops, size_t *nops)
+{
+	Dwarf_Addr base, start, end;
+	Dwarf_Op *eops;
+	size_t neops;
+	const uint8_t *v, *vend;
+	ptrdiff_t off = 0;
+	uint64_t b, e, key, best = 0;
+	int found = 0;
+
+	if (view_pairs(secs, pdie, loc, &v, &vend))
+		return -1;
+	while ((off = dwarf_getlocations(loc, off, &base, &start, &end, &eops, &neops)) > 0) {
+		if (!read_uleb(&v, vend, &b) || !read_uleb(&v, vend, &e))
+			return -1;
+		if (has_view) {
+			/* starts at addr, after the probe's view */
+			if (start != addr || b <= view || (end == start && e <= b))
+				continue;
+			key = b;
+		} else if (start < addr && end == addr && e > 0) {
+			/* libdw's view-less lookup took every entry whose
+			 * addresses hold addr; this one ends there but holds
+			 * its first views: the state at (addr, 0) */
+			key = 0;
+		} else if (start == addr && end == addr && b < e) {
+			key = b;	/* [addr, addr) between two views */
+		} else {
+			continue;
+		}
+		if (found && key >= best)
+			continue;
+		*ops = eops;
+		*nops = neops;
+		best = key;
+		found = 1;
 	}
 	if (off < 0)
 		return -2;

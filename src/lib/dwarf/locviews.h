@@ -2,6 +2,7 @@
 #ifndef BTFI_LOCVIEWS_H
 #define BTFI_LOCVIEWS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <elfutils/libdw.h>
 
@@ -24,5 +25,18 @@ struct btfi_locview_secs {
 int btfi_loc_at_view(const struct btfi_locview_secs *secs, Dwarf_Die *pdie,
 		     Dwarf_Attribute *loc, uint64_t addr, uint64_t view,
 		     Dwarf_Op **ops, size_t *nops);
+
+/*
+ * The state at addr another view shows: no instruction runs between two
+ * views of one address, so an entry that starts at addr after the probe's
+ * view reads the same registers and memory; the earliest such view.
+ * Without the probe's view (!has_view: where libdw's address-only lookup
+ * found nothing), an entry [A, addr) whose end view keeps it at addr's
+ * first views, else the earliest empty one [addr, addr). Returns 1 and
+ * its ops, 0 if none, -1 without usable views, -2 as above.
+ */
+int btfi_loc_next_view(const struct btfi_locview_secs *secs, Dwarf_Die *pdie,
+		       Dwarf_Attribute *loc, uint64_t addr, bool has_view, uint64_t view,
+		       Dwarf_Op **ops, size_t *nops);
 
 #endif

@@ -619,6 +619,65 @@ static int resolve_converts(struct scan_priv *p, Dwarf_Attribute *a, Dwarf_Op *o
 	return 0;
 }
 
+/* One location description `ops` of pdie's DW_AT_location `a`, valid at
+ * addr, into *loc (kind NONE with the reason if the format cannot carry
+ * it; its shape counted if `count`). */
+static int ops_loc(struct btfi_scan *s, struct scan_priv *p, const struct walk_ctx *ctx,
+		   Dwarf_Die *pdie, Dwarf_Attribute *a, const struct btfi_param *prm,
+		   uint64_t addr, Dwarf_Op *ops, size_t nops, bool count, struct btfi_loc *loc)
+{
+	struct btfi_dwexpr_in in = { .size = prm->size, .is_signed = prm->is_signed,
+				     .log = p->log, .what = p->what };
+	Dwarf_Block blk;
+	uint32_t reg;
+	int64_t off;
+	size_t i;
+	int err;
+
+	for (i = 0; i < nops; i++) {
+		if (ops[i].atom == DW_OP_implicit_value &&
+		    dwarf_getlocation_implicit_value(a, &ops[i], &blk) == 0) {
+			in.ival = blk.data;
+			in.ival_len = blk.length;
+			break;
+		}
+	}
+	if ((err = resolve_converts(p, a, ops, nops, &in)))
+		return err;
+	for (i = 0; i < nops; i++) {
+		/* Name the DIE only when dwexpr will complain. */
+		if (!btfi_dwexpr_known_op(ops[i].atom)) {
+			snprintf(p->what, sizeof(p->what), "%s: DIE 0x%llx", s->path,
+				 (unsigned long long)dwarf_dieoffset(pdie));
+			break;
+		}
+	}
+	err = btfi_dwexpr_loc(ops, nops, &in, loc);
+	if (err)
+		return err;
+	/* An address in a relocatable object (a module's static data)
+	 * is section + offset; its sections load apart, and ADDR has
+	 * one base for the whole file: no form for it. */
+	if (loc->kind == BTFI_LOC_KADDR && s->di->relocatable) {
+		loc->kind = BTFI_LOC_NONE;
+		loc->reason = BTFI_R_UNSUPPORTED;
+	}
+	if (count && loc->kind == BTFI_LOC_NONE && loc->reason == BTFI_R_UNSUPPORTED &&
+	    (err = count_shape(s, p, ops, nops)))
+		return err;
+	if (loc->kind != BTFI_LOC_NONE && loc->reg == BTFI_REG_FBREG) {
+		Dwarf_Die fn = ctx->fn;
+
+		if (frame_base(s, p, ctx->fn_valid ? &fn : NULL, addr, &reg, &off)) {
+			loc->kind = BTFI_LOC_NONE;
+			loc->reason = BTFI_R_NO_CFA;
+		} else {
+			btfi_dwexpr_rebase(loc, reg, off);
+		}
+	}
+	return 0;
+}
+
 static int param_loc(struct btfi_scan *s, struct scan_priv *p, struct walk_ctx *ctx,
 		     Dwarf_Die *pdie, const struct btfi_param *prm, uint64_t addr,
 		     struct btfi_loc *loc)
@@ -629,9 +688,7 @@ static int param_loc(struct btfi_scan *s, struct scan_priv *p, struct walk_ctx *
 	Dwarf_Op *ops;
 	Dwarf_Block blk;
 	Dwarf_Word w;
-	size_t nops, i;
-	uint32_t reg;
-	int64_t off;
+	size_t nops;
 	int n, err;
 
 	if (dwarf_attr(pdie, DW_AT_location, &a)) {
@@ -662,46 +719,7 @@ static int param_loc(struct btfi_scan *s, struct scan_priv *p, struct walk_ctx *
 			loc->reason = BTFI_R_NOT_AT_ADDR;
 			return 0;
 		}
-		for (i = 0; i < nops; i++) {
-			if (ops[i].atom == DW_OP_implicit_value &&
-			    dwarf_getlocation_implicit_value(&a, &ops[i], &blk) == 0) {
-				in.ival = blk.data;
-				in.ival_len = blk.length;
-				break;
-			}
-		}
-		if ((err = resolve_converts(p, &a, ops, nops, &in)))
-			return err;
-		for (i = 0; i < nops; i++) {
-			/* Name the DIE only when dwexpr will complain. */
-			if (!btfi_dwexpr_known_op(ops[i].atom)) {
-				snprintf(p->what, sizeof(p->what), "%s: DIE 0x%llx", s->path,
-					 (unsigned long long)dwarf_dieoffset(pdie));
-				break;
-			}
-		}
-		err = btfi_dwexpr_loc(ops, nops, &in, loc);
-		if (err)
-			return err;
-		/* An address in a relocatable object (a module's static data)
-		 * is section + offset; its sections load apart, and ADDR has
-		 * one base for the whole file: no form for it. */
-		if (loc->kind == BTFI_LOC_KADDR && s->di->relocatable) {
-			loc->kind = BTFI_LOC_NONE;
-			loc->reason = BTFI_R_UNSUPPORTED;
-		}
-		if (loc->kind == BTFI_LOC_NONE && loc->reason == BTFI_R_UNSUPPORTED &&
-		    (err = count_shape(s, p, ops, nops)))
-			return err;
-		if (loc->kind != BTFI_LOC_NONE && loc->reg == BTFI_REG_FBREG) {
-			if (frame_base(s, p, ctx->fn_valid ? &ctx->fn : NULL, addr, &reg, &off)) {
-				loc->kind = BTFI_LOC_NONE;
-				loc->reason = BTFI_R_NO_CFA;
-			} else {
-				btfi_dwexpr_rebase(loc, reg, off);
-			}
-		}
-		return 0;
+		return ops_loc(s, p, ctx, pdie, &a, prm, addr, ops, nops, true, loc);
 	}
 	if (dwarf_attr(pdie, DW_AT_const_value, &a)) {
 		switch (dwarf_whatform(&a)) {
@@ -734,6 +752,91 @@ static int param_loc(struct btfi_scan *s, struct scan_priv *p, struct walk_ctx *
 	}
 	loc->kind = BTFI_LOC_NONE;
 	loc->reason = BTFI_R_NO_LOCATION;
+	return 0;
+}
+
+/*
+ * A parameter without a location at the probe's (address, view): GCC's
+ * list often starts it at a later view of the same address (the
+ * parameter's binding after the inline entry's marker), or as an empty
+ * range there. No instruction runs between views of one address: that
+ * location reads the machine state at the probe.
+ */
+static int next_view_loc(struct btfi_scan *s, struct scan_priv *p, const struct walk_ctx *ctx,
+			 Dwarf_Die *pdie, const struct btfi_param *prm, uint64_t addr,
+			 struct btfi_loc *loc)
+{
+	struct btfi_locview_secs lvs = { p->loclists, p->loc, p->cu_version, p->offset_size };
+	struct btfi_loc t = { .size = prm->size, .is_signed = prm->is_signed };
+	Dwarf_Attribute a;
+	Dwarf_Op *ops;
+	size_t nops;
+	int err;
+
+	if (!dwarf_attr(pdie, DW_AT_location, &a) || dwarf_whatform(&a) == DW_FORM_exprloc ||
+	    btfi_loc_next_view(&lvs, pdie, &a, addr, ctx->has_view, ctx->view, &ops, &nops) != 1)
+		return 0;
+	if ((err = ops_loc(s, p, ctx, pdie, &a, prm, addr, ops, nops, false, &t)))
+		return err;
+	/* Not a stack slot: GCC gives sqlite3VdbeSerialTypeLen's serial_type
+	 * the slot the body stores it to later, from a later view of its
+	 * entry on (the truth harness read another variable's value there). */
+	if (t.kind == BTFI_LOC_NONE || t.kind == BTFI_LOC_KMEM)
+		return 0;
+	*loc = t;
+	s->next_view++;
+	return 0;
+}
+
+/* Can the instance (ranges in p->ranges, probed at addr) be probed
+ * somewhere in [b, e) (an empty range: at b, between two views)? */
+static bool probeable(const struct scan_priv *p, uint64_t addr, uint64_t b, uint64_t e)
+{
+	if (b == e ? b == addr : b <= addr && addr < e)
+		return true;
+	for (uint32_t i = 0; i < p->nranges; i++)
+		if (b == e ? p->ranges[i].lo <= b && b < p->ranges[i].hi :
+			     b < p->ranges[i].hi && p->ranges[i].lo < e)
+			return true;
+	return false;
+}
+
+/* stats --ceiling: what the parameter's list says anywhere the instance
+ * can be probed, at any view (loc: what the probe got). */
+static int reach_loc(struct btfi_scan *s, struct scan_priv *p, const struct walk_ctx *ctx,
+		     Dwarf_Die *pdie, const struct btfi_param *prm, uint64_t addr,
+		     const struct btfi_loc *loc, uint8_t *reach)
+{
+	Dwarf_Addr base, b, e;
+	Dwarf_Attribute a;
+	Dwarf_Op *ops;
+	size_t nops;
+	ptrdiff_t off = 0;
+	int err;
+
+	if (loc->kind != BTFI_LOC_NONE) {
+		*reach = BTFI_REACH_ANY | BTFI_REACH_LOC;
+		return 0;
+	}
+	if (loc->reason != BTFI_R_NO_LOCATION && loc->reason != BTFI_R_NO_ADDR &&
+	    loc->reason != BTFI_R_NOT_AT_ADDR)
+		*reach = BTFI_REACH_ANY;	/* something, the format cannot carry */
+	if (!dwarf_attr(pdie, DW_AT_location, &a) || dwarf_whatform(&a) == DW_FORM_exprloc)
+		return 0;	/* one expression everywhere: what the probe got */
+	while ((off = dwarf_getlocations(&a, off, &base, &b, &e, &ops, &nops)) > 0) {
+		struct btfi_loc t = { .size = prm->size, .is_signed = prm->is_signed };
+
+		if (!nops || !probeable(p, addr, b, e))
+			continue;
+		*reach |= BTFI_REACH_ANY;
+		if ((err = ops_loc(s, p, ctx, pdie, &a, prm, b < addr && addr < e ? addr : b,
+				   ops, nops, false, &t)))
+			return err;
+		if (t.kind != BTFI_LOC_NONE) {
+			*reach |= BTFI_REACH_LOC;
+			return 0;
+		}
+	}
 	return 0;
 }
 
@@ -1098,6 +1201,69 @@ static int borrow_join(struct borrow *bc, uint64_t addr, struct btfi_loc *loc)
 }
 
 /*
+ * Further on, where st[j] has the parameter in register R (or R + off),
+ * and the way there wrote R: if it only copied R from R' (mov R, R'),
+ * and nothing before that copy changed R' (no call on the way), the
+ * value is in R' at the probe. The way, probe first: st[j]'s chain.
+ */
+static bool reg_copied(struct borrow *bc, const struct scan_cfg_step *st, uint32_t j,
+		       struct btfi_loc *t)
+{
+	struct btfi_insn_step way[48];
+	uint32_t n = 0, k;
+	int src;
+
+	if ((t->kind != BTFI_LOC_KREG && t->kind != BTFI_LOC_KREG_OFF) || t->reg > 15)
+		return false;
+	for (k = st[j].from; k != UINT32_MAX; k = st[k].from)
+		if (n++ == sizeof(way) / sizeof(way[0]))
+			return false;
+	for (k = st[j].from; k != UINT32_MAX; k = st[k].from)
+		scan_cfg_step_facts(bc->p->cfg, st[k].addr, &way[--n]);
+	for (k = st[j].from; k != UINT32_MAX; k = st[k].from)
+		n++;
+	/* reg + off is a whole 64-bit sum: only a whole copy keeps it */
+	src = btfi_insn_copy_source(way, n, (int)t->reg,
+				    t->kind == BTFI_LOC_KREG ? bc->prm->size : 8);
+	if (src < 0 || (uint32_t)src == t->reg)
+		return false;
+	t->reg = src;
+	return true;
+}
+
+/*
+ * Further on, the parameter is in register R (st[k] the way's last write
+ * of it) and that write loads R from base + disp: clang computes an
+ * argument from memory only past the inlined body's first test (SQLite's
+ * sqlite3DbFree(pParse->db, p): the probe is at `test p`, db is loaded
+ * after it). If nothing on the way before the load stores to memory,
+ * calls or writes base, that memory holds the value at the probe.
+ */
+static bool reg_loaded(struct borrow *bc, const struct scan_cfg_step *st, uint32_t k,
+		       struct btfi_loc *t)
+{
+	uint32_t base, bytes, w = 0, tsize = t->size && t->size < 8 ? t->size : 8;
+	int64_t disp;
+	bool sgn;
+
+	if (t->kind != BTFI_LOC_KREG ||
+	    !scan_cfg_load(bc->p->cfg, st[k].addr, t->reg, &base, &disp, &bytes, &sgn))
+		return false;
+	for (uint32_t m = st[k].from; m != UINT32_MAX; m = st[m].from)
+		w |= scan_cfg_writes(bc->p->cfg, st[m].addr);
+	if ((w & BTFI_INSN_W_MEM) || (w >> base & 1))
+		return false;
+	t->kind = BTFI_LOC_KMEM;
+	t->reg = base;
+	t->off = disp;
+	if (tsize > bytes) {	/* the load extends a narrower slot */
+		t->size = bytes;
+		t->is_signed = sgn;
+	}
+	return true;
+}
+
+/*
  * A parameter with no location at the probe: DWARF often gives one a few
  * instructions on (clang starts a location after the instruction that
  * sets it) or before. On the probe's paths, a location whose registers
@@ -1150,6 +1316,10 @@ static int borrow_loc(struct btfi_scan *s, struct scan_priv *p, const struct wal
 			w |= scan_cfg_writes(p->cfg, st[k].addr);
 		if (loc_unchanged(&t, w, false))
 			goto found;
+		if (reg_copied(&bc, st, j, &t)) {
+			s->probe.reg_copy++;
+			goto found;
+		}
 		/* the register's last setter on the way */
 		if (t.kind != BTFI_LOC_KREG || t.reg > 15 || !(w >> t.reg & 1))
 			continue;
@@ -1157,7 +1327,13 @@ static int borrow_loc(struct btfi_scan *s, struct scan_priv *p, const struct wal
 		     k != UINT32_MAX && !(scan_cfg_writes(p->cfg, st[k].addr) >> t.reg & 1);
 		     k = st[k].from)
 			;
-		if (k == UINT32_MAX || !scan_cfg_const(p->cfg, st[k].addr, t.reg, &val, &pcrel))
+		if (k == UINT32_MAX)
+			continue;
+		if (reg_loaded(&bc, st, k, &t)) {
+			s->probe.reg_load++;
+			goto found;
+		}
+		if (!scan_cfg_const(p->cfg, st[k].addr, t.reg, &val, &pcrel))
 			continue;
 		if (pcrel) {
 			t.kind = BTFI_LOC_KADDR;
@@ -1228,10 +1404,17 @@ static int site_locs(struct btfi_scan *s, struct scan_priv *p, const struct walk
 		l = &s->locs[s->sites[si].first_loc + k];
 		err = param_loc(s, p, &pctx, &child, &s->params[f->first_param + k],
 				s->sites[si].addr, l);
+		if (!err && l->kind == BTFI_LOC_NONE && l->reason == BTFI_R_NOT_AT_ADDR)
+			err = next_view_loc(s, p, &pctx, &child, &s->params[f->first_param + k],
+					    s->sites[si].addr, l);
 		if (!err && l->kind == BTFI_LOC_NONE && l->reason == BTFI_R_NOT_AT_ADDR &&
 		    cfg_ok)
 			err = borrow_loc(s, p, &pctx, &child, &s->params[f->first_param + k],
 					 s->sites[si].addr, &ev, l);
+		if (!err && p->ceiling && !(s->sites[si].flags & BTFI_SITE_EXTRA))
+			err = reach_loc(s, p, &pctx, &child, &s->params[f->first_param + k],
+					s->sites[si].addr, l,
+					&s->reach[s->sites[si].first_loc + k]);
 		if (err)
 			return err;
 	} while (dwarf_siblingof(&child, &child) == 0);
@@ -1246,8 +1429,11 @@ static int new_site(struct btfi_scan *s, struct scan_priv *p, const struct btfi_
 	uint32_t si, i;
 
 	if (GROW(s->sites, p->sites_cap, s->nsites + 1) ||
-	    GROW(s->locs, p->locs_cap, s->nlocs + f->nparams))
+	    GROW(s->locs, p->locs_cap, s->nlocs + f->nparams) ||
+	    (p->ceiling && GROW(s->reach, p->reach_cap, s->nlocs + f->nparams)))
 		return -ENOMEM;
+	if (p->ceiling)
+		memset(s->reach + s->nlocs, 0, f->nparams);
 	si = s->nsites++;
 	if (from != NO_IDX)
 		s->sites[si] = s->sites[from];
@@ -1576,6 +1762,7 @@ int btfi_scan_open(const char *path, const struct btfi_scan_opts *opts,
 	p->log = log;
 	p->addr_size = 8;
 	p->no_locations = OPTS_GET(opts, no_locations, false);
+	p->ceiling = OPTS_GET(opts, ceiling, false);
 	p->policy = OPTS_GET(opts, probe_policy, BTFI_PROBE_DEFAULT);
 	p->unit_addrs = OPTS_GET(opts, unit_addrs, NULL);
 	p->nunit_addrs = OPTS_GET(opts, nunit_addrs, 0);
@@ -1667,6 +1854,7 @@ void btfi_scan_free(struct btfi_scan *s)
 	free(s->funcs);
 	free(s->sites);
 	free(s->locs);
+	free(s->reach);
 	free(s->params);
 	free(s);
 }

@@ -114,6 +114,15 @@ struct btfi_scan_opts {
 	 * not closed by btfi_scan_free; a caller that has it saves opening
 	 * (and inflating) it again. */
 	struct btfi_debuginfo *debuginfo;
+	bool ceiling;		/* fill scan->reach (stats --ceiling) */
+};
+
+/* scan->reach[loc index]: what the parameter's DWARF says anywhere an
+ * instance can be probed (its ranges, its probe addresses), whatever the
+ * probe policy: an upper bound on what any policy recovers. */
+enum {
+	BTFI_REACH_ANY = 1 << 0,	/* some location there, carryable or not */
+	BTFI_REACH_LOC = 1 << 1,	/* one the format can carry */
 };
 
 struct btfi_debuginfo;
@@ -137,6 +146,7 @@ struct btfi_scan {
 	struct btfi_site *sites;	uint32_t nsites;	/* in DIE order */
 	struct btfi_loc *locs;		uint32_t nlocs;
 	struct btfi_param *params;	uint32_t nparams;
+	uint8_t *reach;		/* per locs[] entry, BTFI_REACH_*; NULL without opts.ceiling */
 
 	double scan_secs;	/* wall time of the scan */
 	int policy;		/* the probe policy applied (never DEFAULT) */
@@ -153,9 +163,16 @@ struct btfi_scan {
 		uint32_t nop_skipped;		/* padding skipped */
 		uint32_t refused_moved;		/* moved off an instruction uprobes refuse */
 		uint32_t borrowed;		/* parameter locations from the probe's path */
+		uint32_t reg_copy;		/* ... of them: a register copied from the one
+						 * at the probe (mov R, R') */
+		uint32_t reg_load;		/* ... of them: memory a register is loaded
+						 * from later, nothing stored before */
 		uint32_t unshared;		/* moved off another call's probe of the function */
 	} probe;
 	uint32_t split_parts;	/* instances flagged BTFI_SITE_SPLIT */
+	/* Parameter locations (per address) from a later view of the probe
+	 * address: none at its own view (locviews.h). */
+	uint32_t next_view;
 	/* Shapes of the expressions the format cannot carry (reason
 	 * unsupported_expr), with counts, most frequent first after the scan. */
 	struct btfi_shape {
@@ -186,6 +203,10 @@ struct btfi_stats {
 	 * argument recoverable: the per-function figure of the talks. */
 	uint64_t funcs_inlined, funcs_all_recoverable;
 	uint64_t funcs_over_max, sites_over_max;	/* left out by max_instances */
+	/* with scan->reach: parameters with a location anywhere their
+	 * instance can be probed (any / carryable), instances with one for
+	 * every parameter */
+	uint64_t ceil_any, ceil_params, ceil_instances;
 	double secs;
 };
 /* max_instances != 0: leave out functions with more instances (Treyer's

@@ -782,6 +782,41 @@ bool scan_cfg_const(struct scan_cfg *c, uint64_t addr, uint32_t reg, uint64_t *v
 	return (uint32_t)r == reg;
 }
 
+bool scan_cfg_load(struct scan_cfg *c, uint64_t addr, uint32_t reg, uint32_t *base,
+		   int64_t *disp, uint32_t *bytes, bool *sgn)
+{
+	uint32_t i = c->state > 0 ? find_insn(c, addr) : NONE;
+	struct btfi_insn d;
+	int r, b;
+
+	if (i == NONE || btfi_insn_decode(c->dec, c->insns[i].code, c->insns[i].len, addr, &d) ||
+	    !btfi_insn_load(c->dec, &r, &b, disp, bytes, sgn) || (uint32_t)r != reg)
+		return false;
+	*base = b;
+	return true;
+}
+
+void scan_cfg_step_facts(struct scan_cfg *c, uint64_t addr, struct btfi_insn_step *out)
+{
+	uint32_t i = c->state > 0 ? find_insn(c, addr) : NONE;
+	struct btfi_insn d;
+	uint32_t bytes;
+	int dst, src;
+
+	*out = (struct btfi_insn_step){ .writes = 0xffff | BTFI_INSN_W_MEM, .copy_dst = -1,
+					.copy_src = -1, .call = true };
+	if (i == NONE)
+		return;
+	out->writes = insn_writes(c, i);
+	out->call = c->insns[i].flow == BTFI_FLOW_CALL;
+	if (!btfi_insn_decode(c->dec, c->insns[i].code, c->insns[i].len, addr, &d) &&
+	    btfi_insn_copy(c->dec, &dst, &src, &bytes)) {
+		out->copy_dst = dst;
+		out->copy_src = src;
+		out->copy_bytes = bytes;
+	}
+}
+
 /* ---- per instance ---- */
 
 /* Is block b in loop l (or a loop inside it)? */

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "dwarf/scan.h"
+#include "insn.h"
 
 struct scan_priv;
 struct scan_range;
@@ -61,6 +62,12 @@ uint32_t scan_cfg_preds(struct scan_cfg *c, uint64_t addr, uint64_t *from, uint3
 /* Does the instruction at addr set DWARF register reg to a constant?
  * (btfi_insn_const()) */
 bool scan_cfg_const(struct scan_cfg *c, uint64_t addr, uint32_t reg, uint64_t *val, bool *pcrel);
+/* Is the instruction at addr a load of general register reg from memory
+ * at base + disp (btfi_insn_load())? */
+bool scan_cfg_load(struct scan_cfg *c, uint64_t addr, uint32_t reg, uint32_t *base,
+		   int64_t *disp, uint32_t *bytes, bool *sgn);
+/* What a path walk needs of the instruction at addr (btfi_insn_copy_source()). */
+void scan_cfg_step_facts(struct scan_cfg *c, uint64_t addr, struct btfi_insn_step *out);
 /* Was the last build for this key? */
 bool scan_cfg_is_for(const struct scan_cfg *c, uint64_t key);
 /* Is this an instruction start in the function's code? */

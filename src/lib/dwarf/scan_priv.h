@@ -60,6 +60,8 @@ struct scan_priv {
 	const uint64_t *unit_addrs;	/* opts: only the units holding these (sorted) */
 	size_t nunit_addrs;
 	bool di_borrowed;		/* opts.debuginfo: not ours to close */
+	bool ceiling;			/* fill scan->reach */
+	uint32_t reach_cap;
 	bool kernel;			/* vmlinux or a module: probed by kprobes */
 	bool relocatable;		/* ET_REL: per-section addresses */
 	struct scan_xedge *xedges;	uint32_t nxedges, xedges_cap;	/* sorted by from */

@@ -47,6 +47,18 @@ void btfi_stats_compute(const struct btfi_scan *s, uint32_t max_instances, struc
 				noaddr |= l->reason == BTFI_R_NO_ADDR;
 			}
 		}
+		if (s->reach) {
+			uint32_t nc = 0;
+
+			for (j = 0; j < site->nlocs; j++) {
+				uint8_t r = s->reach[site->first_loc + j];
+
+				st->ceil_any += !!(r & BTFI_REACH_ANY);
+				nc += !!(r & BTFI_REACH_LOC);
+			}
+			st->ceil_params += nc;
+			st->ceil_instances += nc == site->nlocs && !noaddr && (site->addr || site->nlocs);
+		}
 		st->params += site->nlocs;
 		st->params_recoverable += ok;
 		/* An instance without parameters is fully recoverable if it can

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* The register-copy rule (insn.c: btfi_insn_copy, btfi_insn_copy_source)
+ * and the loads borrow_loc() reads back (btfi_insn_load) on real
+ * instruction bytes; each as objdump -d disassembles it. */
+#include <stdio.h>
+#include <string.h>
+#include "insn.h"
+#include "check.h"
+
+struct bytes {
+	const char *text;	/* objdump's AT&T disassembly */
+	uint8_t b[12];
+	uint8_t n;
+};
+
+static const struct bytes
+	MOV_RDI_RAX = { "mov %rdi,%rax", { 0x48, 0x89, 0xf8 }, 3 },
+	MOV_RAX_RDX = { "mov %rax,%rdx", { 0x48, 0x89, 0xc2 }, 3 },
+	MOV_R13_RDI = { "mov %r13,%rdi", { 0x4c, 0x89, 0xef }, 3 },
+	MOV_ESI_EAX = { "mov %esi,%eax", { 0x89, 0xf0 }, 2 },
+	MOV_SI_AX = { "mov %si,%ax", { 0x66, 0x89, 0xf0 }, 3 },
+	LOAD_RAX = { "mov 0x28(%rax),%rax", { 0x48, 0x8b, 0x40, 0x28 }, 4 },
+	SHR_RSI = { "shr $0x20,%rsi", { 0x48, 0xc1, 0xee, 0x20 }, 4 },
+	MOV_RSI_RAX = { "mov %rsi,%rax", { 0x48, 0x89, 0xf0 }, 3 },
+	TEST_RAX = { "test %rax,%rax", { 0x48, 0x85, 0xc0 }, 3 },
+	CALL = { "call .+5", { 0xe8, 0, 0, 0, 0 }, 5 },
+	MOVSLQ = { "movslq %ebx,%rbx", { 0x48, 0x63, 0xdb }, 3 },
+	LD_RDI = { "mov (%rbx),%rdi", { 0x48, 0x8b, 0x3b }, 3 },
+	LD_R12D = { "mov 0x8(%rdx),%r12d", { 0x44, 0x8b, 0x62, 0x08 }, 4 },
+	LD_ZB = { "movzbl 0x1d(%rdi),%eax", { 0x0f, 0xb6, 0x47, 0x1d }, 4 },
+	LD_SLQ = { "movslq 0x8(%rdi),%rax", { 0x48, 0x63, 0x47, 0x08 }, 4 },
+	LD_SWQ = { "movswq 0x2(%rsi),%rax", { 0x48, 0x0f, 0xbf, 0x46, 0x02 }, 5 },
+	LD_INDEX = { "mov (%rax,%rcx,8),%rax", { 0x48, 0x8b, 0x04, 0xc8 }, 4 },
+	LD_FS = { "mov %fs:0x28,%rax", { 0x64, 0x48, 0x8b, 0x04, 0x25, 0x28, 0, 0, 0 }, 9 },
+	LD_RIP = { "mov 0x10(%rip),%rax", { 0x48, 0x8b, 0x05, 0x10, 0, 0, 0 }, 7 },
+	LD_AX = { "mov (%rdi),%ax", { 0x66, 0x8b, 0x07 }, 3 };
+
+/* btfi_insn_load(): want dst < 0 for "not a load borrow_loc() takes". */
+static void load(struct btfi_insn_dec *d, const struct bytes *x, int dst, int base, int64_t disp,
+		 uint32_t bytes, bool sgn)
+{
+	struct btfi_insn in;
+	int gd = -1, gb = -1;
+	int64_t gdisp = 0;
+	uint32_t gbytes = 0;
+	bool gsgn = false, ok;
+
+	if (!CHECK(!btfi_insn_decode(d, x->b, x->n, 0x1000, &in) && in.len == x->n,
+		   "%s: not decoded", x->text))
+		return;
+	ok = btfi_insn_load(d, &gd, &gb, &gdisp, &gbytes, &gsgn);
+	if (CHECK(dst < 0 ? !ok : ok && gd == dst && gb == base && gdisp == disp &&
+		  gbytes == bytes && gsgn == sgn,
+		  "%s: load %d dst %d base %d disp %lld bytes %u signed %d", x->text, ok, gd, gb,
+		  (long long)gdisp, gbytes, gsgn))
+		printf("ok   %s: %s\n", x->text, dst < 0 ? "not taken" : "a load");
+}
+
+/* What scan_cfg_step_facts() gives for one instruction. */
+static struct btfi_insn_step step(struct btfi_insn_dec *d, const struct bytes *x)
+{
+	struct btfi_insn_step st = { .copy_dst = -1, .copy_src = -1 };
+	struct btfi_insn in;
+	uint32_t bytes;
+	int dst, src;
+
+	if (!CHECK(!btfi_insn_decode(d, x->b, x->n, 0x1000, &in) && in.len == x->n,
+		   "%s: not decoded", x->text))
+		return st;
+	st.writes = btfi_insn_writes(d);
+	st.call = in.flow == BTFI_FLOW_CALL;
+	if (btfi_insn_copy(d, &dst, &src, &bytes)) {
+		st.copy_dst = dst;
+		st.copy_src = src;
+		st.copy_bytes = bytes;
+	}
+	return st;
+}
+
+static void copy(struct btfi_insn_dec *d, const struct bytes *x, int dst, int src, int bytes)
+{
+	struct btfi_insn_step st = step(d, x);
+
+	if (CHECK(st.copy_dst == dst && st.copy_src == src && (dst < 0 || st.copy_bytes == bytes),
+		  "%s: copy %d <- %d (%u bytes), want %d <- %d (%d)", x->text, st.copy_dst,
+		  st.copy_src, st.copy_bytes, dst, src, bytes))
+		printf("ok   %s: %s\n", x->text, dst < 0 ? "no copy" : "a copy");
+}
+
+/* The value is in DWARF register reg after the instructions ran: where
+ * was it before them? */
+static void source(struct btfi_insn_dec *d, const char *what, const struct bytes *const *xs,
+		   uint32_t n, int reg, uint32_t size, int want)
+{
+	struct btfi_insn_step st[8];
+	int got;
+
+	for (uint32_t i = 0; i < n; i++)
+		st[i] = step(d, xs[i]);
+	got = btfi_insn_copy_source(st, n, reg, size);
+	if (CHECK(got == want, "%s: source %d, want %d", what, got, want))
+		printf("ok   %s: %d\n", what, got);
+}
+
+#define SOURCE(what, reg, size, want, ...) do { \
+	const struct bytes *const xs_[] = { __VA_ARGS__ }; \
+	source(d, what, xs_, sizeof(xs_) / sizeof(xs_[0]), reg, size, want); \
+} while (0)
+
+int main(void)
+{
+	struct btfi_insn_dec *d;
+
+	if (!CHECK(!btfi_insn_dec_new(&d), "capstone"))
+		return check_done();
+	/* DWARF numbers: rax 0, rdx 1, rbx 3, rsi 4, rdi 5, r13 13 */
+	copy(d, &MOV_RDI_RAX, 0, 5, 8);
+	copy(d, &MOV_R13_RDI, 5, 13, 8);
+	copy(d, &MOV_ESI_EAX, 0, 4, 4);
+	copy(d, &MOV_SI_AX, -1, -1, 0);		/* 16 bits: the rest of rax stays */
+	copy(d, &LOAD_RAX, -1, -1, 0);		/* memory */
+	copy(d, &MOVSLQ, -1, -1, 0);		/* sign-extends: another value */
+	copy(d, &TEST_RAX, -1, -1, 0);
+
+	/* the kernel's apic_ack_edge: irqd is rax at the loop head, rdi
+	 * before the copy into rax */
+	SOURCE("mov %rdi,%rax; value in rax", 0, 8, 5, &MOV_RDI_RAX);
+	SOURCE("mov %rdi,%rax; mov %rax,%rdx; value in rdx", 1, 8, 5, &MOV_RDI_RAX, &MOV_RAX_RDX);
+	SOURCE("nothing writes rax", 0, 8, 0, &TEST_RAX, &SHR_RSI);
+	SOURCE("mov %rdi,%rax; shr %rsi: rdi untouched", 0, 8, 5, &MOV_RDI_RAX, &SHR_RSI);
+	SOURCE("shr %rsi; mov %rsi,%rax: rsi changed before the copy", 0, 8, -1,
+	       &SHR_RSI, &MOV_RSI_RAX);
+	SOURCE("mov %rdi,%rax; load into rax: rax is another value", 0, 8, -1,
+	       &MOV_RDI_RAX, &LOAD_RAX);
+	SOURCE("mov %rdi,%rax; call: no calls on the way", 0, 8, -1, &MOV_RDI_RAX, &CALL);
+	SOURCE("mov %esi,%eax; a 4-byte value", 0, 4, 4, &MOV_ESI_EAX);
+	SOURCE("mov %esi,%eax; an 8-byte value (upper half zeroed)", 0, 8, -1, &MOV_ESI_EAX);
+	SOURCE("mov %esi,%eax; size unknown", 0, 0, -1, &MOV_ESI_EAX);
+	SOURCE("mov %si,%ax: a partial write", 0, 2, -1, &MOV_SI_AX);
+	SOURCE("movslq %ebx,%rbx", 3, 8, -1, &MOVSLQ);
+	/* loads: DWARF rax 0, rdx 1, rbx 3, rsi 4, rdi 5, r12 12 */
+	load(d, &LD_RDI, 5, 3, 0, 8, false);
+	load(d, &LD_R12D, 12, 1, 8, 4, false);	/* a 32-bit load zero-extends */
+	load(d, &LD_ZB, 0, 5, 0x1d, 1, false);
+	load(d, &LD_SLQ, 0, 5, 8, 4, true);
+	load(d, &LD_SWQ, 0, 4, 2, 2, true);
+	load(d, &LOAD_RAX, 0, 0, 0x28, 8, false);
+	load(d, &LD_INDEX, -1, 0, 0, 0, false);	/* an index: no one address */
+	load(d, &LD_FS, -1, 0, 0, 0, false);	/* a segment (TLS) */
+	load(d, &LD_RIP, -1, 0, 0, 0, false);	/* rip: no base register */
+	load(d, &LD_AX, -1, 0, 0, 0, false);	/* 16 bits: the rest of rax stays */
+	load(d, &MOV_RDI_RAX, -1, 0, 0, 0, false);
+	btfi_insn_dec_free(d);
+	return check_done();
+}
