@@ -84,19 +84,12 @@ for cc in gcc clang; do
 		{ echo "FAIL: trace $cc"; cat "$tmp/$cc.err"; exit 1; }
 	cat "$tmp/$cc.err"
 	"$BTFINLINE" dump -j "$tmp/e-$cc" tri >"$tmp/$cc.tri" || { echo "FAIL: dump tri"; exit 1; }
-	python3 - "$tmp/$cc.out" "$tmp/$cc.json" $N $cc "$tmp/$cc.tri" <<'PY' || exit 1
+	PYTHONPATH=$TOP/tests python3 - "$tmp/$cc.out" "$tmp/$cc.json" $N $cc "$tmp/$cc.tri" <<'PY' || exit 1
 import json, sys, collections
+from trace_check import program_args, events
 out, js, n, cc = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 tri_sites = {"%s+0x%x" % (s["caller"], s["caller_offset"]) for f in json.load(open(sys.argv[5])) for s in f["sites"]}
-exp = collections.defaultdict(list)
-for l in open(out):
-    if l.startswith("arg "):
-        w = l.split()
-        exp[w[1]].append(dict(x.split("=", 1) for x in w[2:]))
-got = collections.defaultdict(list)
-for l in open(js):
-    r = json.loads(l)
-    got[r["func"]].append(r)
+exp, got = program_args(out), events(js)
 def flat(a):		# "p": {"lo":..} -> "p.lo"; "b": {"v": [..]} -> "b.v0"
     o = {}
     for k, v in a.items():

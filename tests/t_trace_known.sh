@@ -33,8 +33,9 @@ for run in gcc clang gcc-per-site; do
 	"$BTFINLINE" trace $opt -x "$bin" --best-effort -j -o "$tmp/$cc.json" "${funcs[@]}" -- "$bin" $N >"$tmp/$cc.out" 2>"$tmp/$cc.err" || { echo "FAIL: trace $run"; cat "$tmp/$cc.err"; exit 1; }
 	cat "$tmp/$cc.err"
 	"$BTFINLINE" stats --sites "$FIXTURES/shapes-$cc-dw5" >"$tmp/$cc.stats"
-	python3 - "$tmp/$cc.out" "$tmp/$cc.json" $N $run "$tmp/$cc.sites" "$tmp/$cc.stats" <<'PY' || exit 1
+	PYTHONPATH=$TOP/tests python3 - "$tmp/$cc.out" "$tmp/$cc.json" $N $run "$tmp/$cc.sites" "$tmp/$cc.stats" <<'PY' || exit 1
 import json, re, sys, collections
+from trace_check import program_args
 out, js, n, cc, sitesf, statsf = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5], sys.argv[6]
 sites = {}
 for l in open(sitesf):
@@ -48,11 +49,7 @@ for l in open(statsf):
     m = re.match(r"site (\S+) 0x[0-9a-f]+ in (\S+) at (\S+) depth", l)
     if m:
         line[(m.group(1), m.group(2))] = m.group(3)
-exp = collections.defaultdict(list)
-for l in open(out):
-    if l.startswith("arg "):
-        w = l.split()
-        exp[w[1]].append(dict(x.split("=", 1) for x in w[2:]))
+exp = program_args(out)
 # derived: outer(a, c) calls inner(a + 1, c); obj_id(o) reads o->pos.x == i
 for e in exp["outer"]:
     exp["inner"].append({"a": str(int(e["a"]) + 1), "b": e["c"]})

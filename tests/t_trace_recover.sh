@@ -40,18 +40,11 @@ PY
 	encode_or_skip "$src" "$bin"
 	"$BTFINLINE" trace -x "$bin" --best-effort -j -o "$tmp/$cc.ev" count_down neg_big sub_and_test -- "$bin" $N >"$tmp/$cc.out" 2>"$tmp/$cc.err" ||
 		{ echo "FAIL: trace $cc"; cat "$tmp/$cc.err"; exit 1; }
-	python3 - "$tmp/$cc.out" "$tmp/$cc.ev" $cc $N <<'PY' || exit 1
-import json, sys, collections
+	PYTHONPATH=$TOP/tests python3 - "$tmp/$cc.out" "$tmp/$cc.ev" $cc $N <<'PY' || exit 1
+import sys
+from trace_check import program_args, events
 out, ev, cc, n = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
-want = collections.defaultdict(list)
-for l in open(out):
-    if l.startswith("arg "):
-        w = l.split()
-        want[w[1]].append(dict(x.split("=", 1) for x in w[2:]))
-got = collections.defaultdict(list)
-for l in open(ev):
-    r = json.loads(l)
-    got[r["func"]].append(r)
+want, got = program_args(out), events(ev)
 bad = checked = 0
 for f in ("count_down", "neg_big", "sub_and_test"):
     if len(got[f]) != len(want[f]) or len(want[f]) < n:
