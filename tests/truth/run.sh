@@ -16,6 +16,8 @@ PROTOS=$PWD/$BUILD/tests/truth_protos
 CACHE=${BTFI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/btfinline}/truth
 quick=0; [ "$1" = --quick ] && quick=1
 cap=0; [ $quick = 1 ] && cap=${TRUTH_CAP:-40}
+# the full run lists every mismatch (the quick one its first 15)
+list=15; [ $quick = 1 ] || list=100000
 out=${TRUTH_OUT:-$BUILD/truth}
 mkdir -p "$out" "$CACHE"
 for t in bpftrace llvm-symbolizer setarch nm; do
@@ -45,7 +47,7 @@ for src in tests/fixtures/*.c; do
 done
 
 dir=$(tests/truth/build-sqlite.sh) || exit 2
-python3 tests/truth/truth.py --name sqlite --cap $cap \
+python3 tests/truth/truth.py --name sqlite --cap $cap --list $list \
 	--build gcc="$dir/sqlite-O0-gcc,$dir/sqlite-O2-gcc" \
 	--build clang="$dir/sqlite-O0-clang,$dir/sqlite-O2-clang" \
 	--btfinline "$BTFINLINE" --protos "$PROTOS" --cache "$CACHE/results" \

@@ -243,6 +243,60 @@ def reg_plan(params):
     return plan
 
 
+INT_REG_NAMES = ["di", "si", "dx", "cx", "r8", "r9"]
+
+
+def entry_key_args(params, n=3):
+    """The first n integer/pointer parameters passed in registers:
+    [(parameter index, register index, size, kind)]."""
+    out = []
+    for k, (p, (where, x)) in enumerate(zip(params, reg_plan(params))):
+        if where == "reg" and p["kind"] in ("s", "u", "bool", "ptr", "enum") and len(out) < n:
+            out.append((k, x, p["size"], p["kind"]))
+    return out
+
+
+def entry_key(params, evt, enum_vals):
+    """An entry event's key (as ool_calls's): its raw first arguments,
+    None where trace printed none."""
+    out = []
+    for k, _, size, kind in entry_key_args(params):
+        v = evt["args"].get(params[k]["name"])
+        if isinstance(v, str):
+            v = int(v, 16) if v.startswith("0x") else enum_vals.get(v)
+        elif isinstance(v, bool):
+            v = int(v)
+        out.append(v & ((1 << (8 * size)) - 1) if isinstance(v, int) else None)
+    return tuple(out)
+
+
+def align(a, b, window=64, run=3):
+    """Pair two sequences of keys (None in b matches anything) that are the
+    same calls in the same order but for a few extra or missing ones:
+    {index in b: index in a}. Where the keys disagree, the smallest skip
+    on either side after which `run` keys agree again; if none within
+    `window`, the two are paired anyway."""
+    def eq(i, j):
+        return i < len(a) and j < len(b) and all(y is None or x == y for x, y in zip(a[i], b[j]))
+    def agree(i, j):
+        return all(eq(i + d, j + d) or (i + d >= len(a) and j + d >= len(b)) for d in range(run))
+    pairs, i, j = {}, 0, 0
+    while i < len(a) and j < len(b):
+        if eq(i, j):
+            pairs[j] = i
+            i += 1; j += 1
+            continue
+        for d in range(1, window):
+            if agree(i + d, j):
+                i += d; break
+            if agree(i, j + d):
+                j += d; break
+        else:
+            pairs[j] = i
+            i += 1; j += 1
+    return pairs
+
+
 # ---------- btfinline ----------
 
 SITE_RE = re.compile(r"^site (\S+) (0x[0-9a-f]+) in (\S+) at (\S+) depth (\d+) shndx (\d+): ?(.*)$")
@@ -309,21 +363,25 @@ def parse_map(lines, name):
     return m
 
 
-def perf_run(binary, cmd, tmp, probes):
-    """perf probe at each (name, vaddr, with_ret) of binary, perf record of
-    cmd (under setarch -R): [(name, ip, return address or 0)] in time order.
-    The probes are removed on every path."""
+def perf_run(binary, cmd, tmp, probes, env_extra=None):
+    """perf probe at each (name, vaddr, with_ret, regs) of binary, perf
+    record of cmd (under setarch -R): [(name, ip, return address or 0,
+    (register values))] in time order. The probes are removed on every
+    path."""
     grp = "btfitruth%d" % os.getpid()
     data = os.path.join(tmp, "perf.data")
     try:
         for i in range(0, len(probes), 100):
             args = ["perf", "probe", "-q", "-x", binary]
-            for name, a, ret in probes[i:i + 100]:
-                args += ["-a", "%s:%s=0x%x%s" % (grp, name, a, " ret=+0(%sp):x64" if ret else "")]
+            for name, a, ret, regs in probes[i:i + 100]:
+                args += ["-a", "%s:%s=0x%x%s%s" % (grp, name, a, " ret=+0(%sp):x64" if ret else "",
+                                                   "".join(" r%d=%%%s:x64" % (k, r) for k, r in enumerate(regs)))]
             sh(args)
         t0 = time.time()
+        env = dict(os.environ)
+        env.update(env_extra or {})
         r = subprocess.run(["perf", "record", "-q", "-o", data, "-e", grp + ":*", "--", SETARCH, "-R"] + cmd,
-                           capture_output=True, text=True)
+                           capture_output=True, text=True, env=env)
         if r.returncode != 0:
             raise HarnessError("perf record: exit %d: %s" % (r.returncode, r.stderr[-1000:]))
         stats = subprocess.run(["perf", "report", "-i", data, "--stats"], capture_output=True, text=True).stdout
@@ -338,11 +396,13 @@ def perf_run(binary, cmd, tmp, probes):
     finally:
         subprocess.run(["perf", "probe", "-q", "-d", grp + ":*"], capture_output=True)
     rows = []
-    pat = re.compile(r"^\s*\d+\s+([\d.]+):\s+%s:(\w+):\s+\(([0-9a-f]+)\)(?:\s+ret=0x([0-9a-f]+))?" % grp)
+    pat = re.compile(r"^\s*\d+\s+([\d.]+):\s+%s:(\w+):\s+\(([0-9a-f]+)\)(?:\s+ret=0x([0-9a-f]+))?(.*)$" % grp)
     for l in out.splitlines():
         m = pat.match(l)
         if m:
-            rows.append((int(m.group(1).replace(".", "")), m.group(2), int(m.group(3), 16), int(m.group(4) or "0", 16)))
+            regs = tuple(int(v, 16) for v in re.findall(r"\br\d+=0x([0-9a-f]+)", m.group(5)))
+            rows.append((int(m.group(1).replace(".", "")), m.group(2), int(m.group(3), 16),
+                         int(m.group(4) or "0", 16), regs))
     rows.sort(key=lambda r: r[0])
     got = collections.Counter(r[1] for r in rows)
     if got != collections.Counter({k: v for k, v in per_ev.items() if v}):
@@ -590,8 +650,11 @@ class Compiler:
         return {f for f, k in self.klass.items() if k in ("selective", "full") and
                 any(s["code"] for s in self.sites.get(f, []))}
 
-    def ool_calls(self, funcs):
-        """Out-of-line calls at -O2, in order per function: [[symbol, call line]].
+    def ool_calls(self, funcs, params_of):
+        """Out-of-line calls at -O2, in order per function: [[symbol, call
+        line, key]] (key: the first integer/pointer arguments at the entry,
+        see entry_key; pairs them with trace's entry events when the counts
+        differ).
 
         perf probe (the kernel's uprobe tracer, not bpftrace: Debian's
         bpftrace cannot probe inside a function) at the entry of each
@@ -615,12 +678,17 @@ class Compiler:
             jumps = [(ja, tgt) for ja, tgt in tails if tgt in by_vaddr]
             log("  %s: out-of-line calls of %d symbols (%d tail jumps) in the -O2 build"
                 % (self.cc, len(targets), len(jumps)))
+            # the symbol's own entry: its first arguments by the calling
+            # convention (clones have other ones)
+            kargs = [entry_key_args(params_of(f)) if f == name else [] for f, name in targets]
+            env = {"TRUTH_MAPS": os.path.join(self.tmp, "o2-%s.mapx" % self.cc)}	# trace's run's length
             rows = perf_run(self.enc, [self.enc] + self.a.args, self.tmp,
-                            [("e%d" % i, a, True) for i, a in enumerate(vaddr)] +
-                            [("j%d" % i, ja, False) for i, (ja, _) in enumerate(jumps)])
+                            [("e%d" % i, a, True, [INT_REG_NAMES[x] for _, x, _, _ in kargs[i]])
+                             for i, a in enumerate(vaddr)] +
+                            [("j%d" % i, ja, False, []) for i, (ja, _) in enumerate(jumps)], env)
             pending = None
             seq = []
-            for name, ip, ret in rows:
+            for name, ip, ret, regs in rows:
                 if name[0] == "j":
                     pending = jumps[int(name[1:])]
                     continue
@@ -637,11 +705,12 @@ class Compiler:
                 else:
                     at = None
                 pending = None
-                seq.append((i, at))
-            lines_of = symbolize(self.enc, [a for _, a in seq if a is not None])
-            for i, at in seq:
+                key = tuple(v & ((1 << (8 * size)) - 1) for (_, _, size, _), v in zip(kargs[i], regs))
+                seq.append((i, at, key))
+            lines_of = symbolize(self.enc, [a for _, a, _ in seq if a is not None])
+            for i, at, key in seq:
                 f, name = targets[i]
-                res[f].append([name, (lines_of.get(at) or "?") if at is not None else "tail?"])
+                res[f].append([name, (lines_of.get(at) or "?") if at is not None else "tail?", key])
         return res
 
     def trace(self, funcs):
@@ -814,7 +883,7 @@ def compare(truth, tcalls, cc, funcs, ool):
     R = {"T": collections.Counter(), "unknown": collections.Counter(), "skipped": collections.Counter(),
          "pairs": [], "bad": {}, "where_examples": {"where_bad": [], "where_nocall": []},
          "where_funcs": {"where_bad": collections.Counter(), "where_nocall": collections.Counter()},
-         "nocall_at": collections.Counter()}
+         "nocall_at": collections.Counter(), "entry_aligned": {}}
     o0_lines = truth.call_lines(funcs)
     T = R["T"]
     b2 = cc.img["image"][0] if cc.img.get("image") else None
@@ -856,19 +925,29 @@ def compare(truth, tcalls, cc, funcs, ool):
         for l, n in nocode_at.items():
             nocode_g[G(l)] += n
         code_at, nocode_at = code_g, nocode_g
-        oolf = [[name, G(ln)] for name, ln in ool.get(f, [])]
-        exact = [ln for name, ln in oolf if name == f]
-        clone_at = collections.Counter(ln for name, ln in oolf if name != f)
+        oolf = [[name, G(ln), key] for name, ln, key in ool.get(f, [])]
+        exact = [ln for name, ln, _ in oolf if name == f]
+        clone_at = collections.Counter(ln for name, ln, _ in oolf if name != f)
         ool_at = collections.Counter(exact)
         evs = [x for x in cc.events if x["func"] == f]
         nentry_total = sum(1 for x in evs if x["site"] == "entry")
-        entry_ok = nentry_total == len(exact)
+        # the k-th entry event is perf's k-th call of the symbol; when the
+        # counts differ (the perf run made a call more or less: the two runs
+        # are not one), pair them by their first arguments
+        entry_line = list(exact)
+        if nentry_total != len(exact):
+            ents = [x for x in evs if x["site"] == "entry"]
+            pr = align([k for name, _, k in oolf if name == f],
+                       [entry_key(params, x, enum_vals) for x in ents])
+            entry_line = [exact[pr[j]] if j in pr else "entry?" for j in range(nentry_total)]
+            R["entry_aligned"][f] = (len(exact), nentry_total, len(pr))
+        entry_ok = "entry?" not in entry_line
         ev = collections.defaultdict(list)
         hits = collections.defaultdict(collections.Counter)	# line -> site -> hits
         nentry = 0
         for x in evs:
             if x["site"] == "entry":
-                line = exact[nentry] if entry_ok else "entry?"
+                line = entry_line[nentry]
                 nentry += 1
                 ev[line].append((x, None))
                 continue
@@ -1029,6 +1108,9 @@ def report(name, cc, funcs, cap, R, nlist, truth):
     if cc.dropped:
         print("  sites trace dropped: %d (e.g. %s)" % (sum(len(v) for v in cc.dropped.values()),
               "; ".join("%s %s: %s" % (f, l, w) for f, v in sorted(cc.dropped.items()) for l, w in v[:1])[:300]))
+    for f, (np_, ne, npaired) in sorted(R["entry_aligned"].items()):
+        print("  %s: perf saw %d out-of-line calls, trace %d entry events: %d paired by their arguments"
+              % (f, np_, ne, npaired))
     if mism:
         print("  counts differ (%d of %d, by |calls - events|):" % (min(nlist, len(mism)), len(mism)))
         print("    %-32s %-16s %7s %7s %4s %4s %4s %4s  %s" % ("function", "call line", "calls", "events",
@@ -1112,7 +1194,7 @@ def main():
                 cc.n_reached = None if a.cap and len(reach) < len(inl) else len(reached)
                 funcs = reached[:a.cap] if a.cap else reached
                 tcalls = truth.calls(funcs, reach)
-                ool = cc.ool_calls(funcs)
+                ool = cc.ool_calls(funcs, truth.params)
                 cc.trace(funcs)
                 R = compare(truth, tcalls, cc, funcs, ool)
                 ok = report(a.name, cc, funcs, a.cap, R, a.list, truth) and ok
