@@ -227,7 +227,7 @@ static void probe(struct file_ctx *fc, Dwarf_Die *die, const struct rlist *l, ui
 	int want = want_entry(fc->r, l, addr, view), n, got;
 
 	dwarf_attr(die, DW_AT_location, &loc);
-	n = btfi_loc_at_view(&fc->secs, die, &loc, addr, view, &ops, &nops);
+	n = btfi_loc_at_view(&fc->secs, die, &loc, addr, view, &ops, &nops, NULL);
 	fc->npoints++;
 	/* no entry there: the later view's, as readelf gives it; by address
 	 * alone (no probe view) where no entry holds addr */
@@ -290,7 +290,7 @@ static void one_die(struct file_ctx *fc, Dwarf_Die *die, int version, int offset
 		fc->nnoviews++;
 		CHECK(!fc->want_views, "%s: DIE 0x%" PRIx64 ": GCC list without views", fc->path,
 		      (uint64_t)dwarf_dieoffset(die));
-		CHECK(btfi_loc_at_view(&fc->secs, die, &loc, 0, 0, &ops, &nops) == -1,
+		CHECK(btfi_loc_at_view(&fc->secs, die, &loc, 0, 0, &ops, &nops, NULL) == -1,
 		      "%s: DIE 0x%" PRIx64 " has no views attribute: not refused", fc->path,
 		      (uint64_t)dwarf_dieoffset(die));
 		return;
@@ -407,10 +407,10 @@ static void negatives(struct file_ctx *fc)
 		dwarf_attr(&y->die, DW_AT_location, &ly);
 		dwarf_attr(&x->die, DW_AT_location, &lx);
 		/* x's views with y's list (later) and y's with x's (earlier) */
-		CHECK(btfi_loc_at_view(&fc->secs, &x->die, &ly, 0, 0, &ops, &nops) == -1,
+		CHECK(btfi_loc_at_view(&fc->secs, &x->die, &ly, 0, 0, &ops, &nops, NULL) == -1,
 		      "%s: views of DIE 0x%" PRIx64 " accepted for list 0x%" PRIx64, fc->path,
 		      (uint64_t)dwarf_dieoffset(&x->die), y->listoff);
-		CHECK(btfi_loc_at_view(&fc->secs, &y->die, &lx, 0, 0, &ops, &nops) == -1,
+		CHECK(btfi_loc_at_view(&fc->secs, &y->die, &lx, 0, 0, &ops, &nops, NULL) == -1,
 		      "%s: views of DIE 0x%" PRIx64 " accepted for list 0x%" PRIx64, fc->path,
 		      (uint64_t)dwarf_dieoffset(&y->die), x->listoff);
 		nmixed += 2;
@@ -423,7 +423,7 @@ static void negatives(struct file_ctx *fc)
 		size_t nops;
 
 		dwarf_attr(&fc->dies[0].die, DW_AT_location, &loc);
-		CHECK(btfi_loc_at_view(&none, &fc->dies[0].die, &loc, 0, 0, &ops, &nops) == -1,
+		CHECK(btfi_loc_at_view(&none, &fc->dies[0].die, &loc, 0, 0, &ops, &nops, NULL) == -1,
 		      "%s: no list section: not refused", fc->path);
 	}
 	printf("  %u mixed (views, list) pairs refused\n", nmixed);

@@ -97,7 +97,7 @@ static int view_pairs(const struct btfi_locview_secs *secs, Dwarf_Die *pdie,
 
 int btfi_loc_at_view(const struct btfi_locview_secs *secs, Dwarf_Die *pdie,
 		     Dwarf_Attribute *loc, uint64_t addr, uint64_t view,
-		     Dwarf_Op **ops, size_t *nops)
+		     Dwarf_Op **ops, size_t *nops, bool *by_view)
 {
 	Dwarf_Addr base, start, end;
 	Dwarf_Op *eops;
@@ -116,6 +116,8 @@ int btfi_loc_at_view(const struct btfi_locview_secs *secs, Dwarf_Die *pdie,
 			*ops = eops;	/* libdw caches it: stays valid */
 			*nops = neops;
 			found = 1;
+			if (by_view)
+				*by_view = !(start <= addr && addr < end);
 		}
 	}
 	if (off < 0)

@@ -20,11 +20,12 @@ struct btfi_locview_secs {
  * views. A probe at the instance's entry sees the state of the entry
  * view. Returns 1 and the ops, 0 if no entry covers it, -1 if the views
  * cannot be used (the caller then ignores views), -2 if libdw cannot
- * decode the list.
+ * decode the list. *by_view (may be NULL): the entry's addresses alone do
+ * not hold addr (an empty range, or one ending at addr).
  */
 int btfi_loc_at_view(const struct btfi_locview_secs *secs, Dwarf_Die *pdie,
 		     Dwarf_Attribute *loc, uint64_t addr, uint64_t view,
-		     Dwarf_Op **ops, size_t *nops);
+		     Dwarf_Op **ops, size_t *nops, bool *by_view);
 
 /*
  * The state at addr another view shows: no instruction runs between two

@@ -691,13 +691,15 @@ static int param_loc(struct btfi_scan *s, struct scan_priv *p, struct walk_ctx *
 	size_t nops;
 	int n, err;
 
+	p->loc_by_view = false;
 	if (dwarf_attr(pdie, DW_AT_location, &a)) {
 		n = -1;
 		if (ctx->has_view && dwarf_whatform(&a) != DW_FORM_exprloc) {
 			struct btfi_locview_secs lvs = { p->loclists, p->loc, p->cu_version,
 							 p->offset_size };
 
-			n = btfi_loc_at_view(&lvs, pdie, &a, addr, ctx->view, &ops, &nops);
+			n = btfi_loc_at_view(&lvs, pdie, &a, addr, ctx->view, &ops, &nops,
+					     &p->loc_by_view);
 		}
 		/* An undefined opcode is corrupt input. A defined one libdw
 		 * cannot decode (GCC's DW_OP_GNU_uninit) only makes this
@@ -785,6 +787,7 @@ static int next_view_loc(struct btfi_scan *s, struct scan_priv *p, const struct 
 		return 0;
 	*loc = t;
 	s->next_view++;
+	p->loc_by_view = true;
 	return 0;
 }
 
@@ -1407,6 +1410,17 @@ static int site_locs(struct btfi_scan *s, struct scan_priv *p, const struct walk
 		if (!err && l->kind == BTFI_LOC_NONE && l->reason == BTFI_R_NOT_AT_ADDR)
 			err = next_view_loc(s, p, &pctx, &child, &s->params[f->first_param + k],
 					    s->sites[si].addr, l);
+		/* Views order the states along the code as laid out: where other
+		 * ways jump in, a location only views give is that of the way
+		 * falling through (GCC: sqlite3_value_type's pVal = &nullMem at
+		 * a join, true on the error path only; the truth harness read
+		 * it on every call). */
+		if (!err && (l->kind == BTFI_LOC_KCONST || l->kind == BTFI_LOC_KADDR) &&
+		    p->loc_by_view && cfg_ok && scan_cfg_is_join(p->cfg, s->sites[si].addr)) {
+			l->kind = BTFI_LOC_NONE;
+			l->reason = BTFI_R_NOT_AT_ADDR;
+			s->probe.join_view++;
+		}
 		if (!err && l->kind == BTFI_LOC_NONE && l->reason == BTFI_R_NOT_AT_ADDR &&
 		    cfg_ok)
 			err = borrow_loc(s, p, &pctx, &child, &s->params[f->first_param + k],

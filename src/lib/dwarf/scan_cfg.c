@@ -752,6 +752,17 @@ uint32_t scan_cfg_writes(struct scan_cfg *c, uint64_t addr)
 	return i == NONE ? 0xffff | BTFI_INSN_W_MEM : insn_writes(c, i);
 }
 
+bool scan_cfg_is_join(struct scan_cfg *c, uint64_t addr)
+{
+	uint32_t i;
+	const struct cfg_block *bl;
+
+	if (c->state <= 0 || (i = find_insn(c, addr)) == NONE)
+		return false;
+	bl = &c->blocks[c->insns[i].blk];
+	return bl->first == i && bl->npred + bl->root >= 2;
+}
+
 uint32_t scan_cfg_preds(struct scan_cfg *c, uint64_t addr, uint64_t *from, uint32_t max)
 {
 	uint32_t i, n = 0;

@@ -59,6 +59,10 @@ uint32_t scan_cfg_writes(struct scan_cfg *c, uint64_t addr);
 /* If addr starts a block that only known jumps enter: the last instruction
  * of each block that leads to it, at most max (else 0). */
 uint32_t scan_cfg_preds(struct scan_cfg *c, uint64_t addr, uint64_t *from, uint32_t max);
+/* Do several ways lead to addr (a block start with two or more
+ * predecessors, or a jump target the function's entry also falls into)?
+ * False where the control flow is unknown. */
+bool scan_cfg_is_join(struct scan_cfg *c, uint64_t addr);
 /* Does the instruction at addr set DWARF register reg to a constant?
  * (btfi_insn_const()) */
 bool scan_cfg_const(struct scan_cfg *c, uint64_t addr, uint32_t reg, uint64_t *val, bool *pcrel);

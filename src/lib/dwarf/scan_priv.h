@@ -57,6 +57,8 @@ struct scan_priv {
 	struct scan_range *franges;	uint32_t nfranges, franges_cap;
 	int policy;
 	bool no_locations;
+	bool loc_by_view;		/* param_loc()/next_view_loc(): the location
+					 * holds at the probe by its views only */
 	const uint64_t *unit_addrs;	/* opts: only the units holding these (sorted) */
 	size_t nunit_addrs;
 	bool di_borrowed;		/* opts.debuginfo: not ours to close */
