@@ -936,8 +936,6 @@ static int func_ranges(struct scan_priv *p, Dwarf_Die *fn)
 	return 0;
 }
 
-/* The per-call policy for the instance whose ranges are in p->ranges:
- * ch->n == 0 keeps the fallback (entry-pc's address). */
 /* The control flow of the enclosing function in p->cfg: 1 if there,
  * 0 if not (no code bytes, a relocatable object), or -ENOMEM. */
 static int fn_cfg(struct scan_priv *p, struct walk_ctx *ctx)
@@ -960,6 +958,8 @@ static int fn_cfg(struct scan_priv *p, struct walk_ctx *ctx)
 	return !err;
 }
 
+/* The per-call policy for the instance whose ranges are in p->ranges:
+ * ch->n == 0 keeps the fallback (entry-pc's address). */
 static int per_call(struct scan_priv *p, struct walk_ctx *ctx, const struct ranges_info *ri,
 		    uint64_t fallback, struct scan_cfg_choice *ch)
 {
@@ -1213,7 +1213,7 @@ static bool reg_copied(struct borrow *bc, const struct scan_cfg_step *st, uint32
 		       struct btfi_loc *t)
 {
 	struct btfi_insn_step way[48];
-	uint32_t n = 0, k;
+	uint32_t n = 0, m, k;
 	int src;
 
 	if ((t->kind != BTFI_LOC_KREG && t->kind != BTFI_LOC_KREG_OFF) || t->reg > 15)
@@ -1221,10 +1221,9 @@ static bool reg_copied(struct borrow *bc, const struct scan_cfg_step *st, uint32
 	for (k = st[j].from; k != UINT32_MAX; k = st[k].from)
 		if (n++ == sizeof(way) / sizeof(way[0]))
 			return false;
-	for (k = st[j].from; k != UINT32_MAX; k = st[k].from)
-		scan_cfg_step_facts(bc->p->cfg, st[k].addr, &way[--n]);
-	for (k = st[j].from; k != UINT32_MAX; k = st[k].from)
-		n++;
+	/* the chain runs back from st[j]: filled from the end, probe first */
+	for (m = n, k = st[j].from; k != UINT32_MAX; k = st[k].from)
+		scan_cfg_step_facts(bc->p->cfg, st[k].addr, &way[--m]);
 	/* reg + off is a whole 64-bit sum: only a whole copy keeps it */
 	src = btfi_insn_copy_source(way, n, (int)t->reg,
 				    t->kind == BTFI_LOC_KREG ? bc->prm->size : 8);
