@@ -781,27 +781,30 @@ uint32_t scan_cfg_preds(struct scan_cfg *c, uint64_t addr, uint64_t *from, uint3
 	return n;
 }
 
+/* The instruction at addr decoded again, for btfi_insn_*()'s questions
+ * about "the instruction last decoded"; false if there is none. */
+static bool decode_at(struct scan_cfg *c, uint64_t addr)
+{
+	uint32_t i = c->state > 0 ? find_insn(c, addr) : NONE;
+	struct btfi_insn d;
+
+	return i != NONE && !btfi_insn_decode(c->dec, c->insns[i].code, c->insns[i].len, addr, &d);
+}
+
 bool scan_cfg_const(struct scan_cfg *c, uint64_t addr, uint32_t reg, uint64_t *val, bool *pcrel)
 {
-	uint32_t i = find_insn(c, addr);
-	struct btfi_insn d;
 	int r;
 
-	if (i == NONE || btfi_insn_decode(c->dec, c->insns[i].code, c->insns[i].len, addr, &d) ||
-	    !btfi_insn_const(c->dec, &r, val, pcrel))
-		return false;
-	return (uint32_t)r == reg;
+	return decode_at(c, addr) && btfi_insn_const(c->dec, &r, val, pcrel) && (uint32_t)r == reg;
 }
 
 bool scan_cfg_load(struct scan_cfg *c, uint64_t addr, uint32_t reg, uint32_t *base,
 		   int64_t *disp, uint32_t *bytes, bool *sgn)
 {
-	uint32_t i = c->state > 0 ? find_insn(c, addr) : NONE;
-	struct btfi_insn d;
 	int r, b;
 
-	if (i == NONE || btfi_insn_decode(c->dec, c->insns[i].code, c->insns[i].len, addr, &d) ||
-	    !btfi_insn_load(c->dec, &r, &b, disp, bytes, sgn) || (uint32_t)r != reg)
+	if (!decode_at(c, addr) || !btfi_insn_load(c->dec, &r, &b, disp, bytes, sgn) ||
+	    (uint32_t)r != reg)
 		return false;
 	*base = b;
 	return true;
@@ -810,7 +813,6 @@ bool scan_cfg_load(struct scan_cfg *c, uint64_t addr, uint32_t reg, uint32_t *ba
 void scan_cfg_step_facts(struct scan_cfg *c, uint64_t addr, struct btfi_insn_step *out)
 {
 	uint32_t i = c->state > 0 ? find_insn(c, addr) : NONE;
-	struct btfi_insn d;
 	uint32_t bytes;
 	int dst, src;
 
@@ -820,8 +822,7 @@ void scan_cfg_step_facts(struct scan_cfg *c, uint64_t addr, struct btfi_insn_ste
 		return;
 	out->writes = insn_writes(c, i);
 	out->call = c->insns[i].flow == BTFI_FLOW_CALL;
-	if (!btfi_insn_decode(c->dec, c->insns[i].code, c->insns[i].len, addr, &d) &&
-	    btfi_insn_copy(c->dec, &dst, &src, &bytes)) {
+	if (decode_at(c, addr) && btfi_insn_copy(c->dec, &dst, &src, &bytes)) {
 		out->copy_dst = dst;
 		out->copy_src = src;
 		out->copy_bytes = bytes;
