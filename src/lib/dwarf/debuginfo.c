@@ -723,16 +723,12 @@ static int open_dwfl(struct btfi_debuginfo *di, struct di_priv *p, const char *r
 static int alt_matches(Elf *elf, const char *want, const char *dwarf_path, const char *what,
 		       const struct btfi_log *log)
 {
-	const void *id;
-	ssize_t n = dwelf_elf_gnu_build_id(elf, &id);
-	char got[130] = "none";
+	char got[130];
 
-	if (n > 0)
-		hex(id, n, got, sizeof(got));
-	if (n > 0 && !strcmp(got, want))
+	if (btfi_elf_build_id(elf, got, sizeof(got)) && !strcmp(got, want))
 		return 0;
 	btfi_err(log, "%s: dwz alternate file %s does not match: build-id %s, want %s", dwarf_path,
-		 what, got, want);
+		 what, got[0] ? got : "none", want);
 	return -EINVAL;
 }
 
