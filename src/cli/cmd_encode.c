@@ -136,7 +136,7 @@ static struct btf *kmod_base(const char *path, Elf *elf, const char *vmlinux)
 			"/sys/kernel/btf/vmlinux)\n", path);
 		return NULL;
 	}
-	mod = btfi_elf_section(elf, ".BTF", &msz);
+	mod = btfi_elf_section(elf, ".BTF", &msz, NULL);
 	if (!mod) {
 		fprintf(stderr, "btfinline: %s: kernel module without a .BTF section "
 			"(kernel built without CONFIG_DEBUG_INFO_BTF_MODULES?)\n", path);

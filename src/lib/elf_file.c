@@ -163,7 +163,7 @@ enum btfi_file_kind btfi_file_kind(const char *path)
 
 /* ---- kernel modules ---- */
 
-const void *btfi_elf_section(Elf *elf, const char *name, size_t *size)
+const void *btfi_elf_section(Elf *elf, const char *name, size_t *size, bool *compressed)
 {
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;
@@ -179,6 +179,10 @@ const void *btfi_elf_section(Elf *elf, const char *name, size_t *size)
 		if (!gelf_getshdr(scn, &sh) || !(n = elf_strptr(elf, shstrndx, sh.sh_name)) ||
 		    strcmp(n, name))
 			continue;
+		if (compressed && (sh.sh_flags & SHF_COMPRESSED)) {
+			*compressed = true;
+			return NULL;
+		}
 		if (sh.sh_type == SHT_NOBITS || !(d = elf_getdata(scn, NULL)) || !d->d_size)
 			return NULL;
 		*size = d->d_size;
@@ -221,7 +225,7 @@ bool btfi_elf_is_kmod(Elf *elf)
 	size_t sz;
 
 	return gelf_getehdr(elf, &eh) && eh.e_type == ET_REL &&
-	       btfi_elf_section(elf, ".gnu.linkonce.this_module", &sz);
+	       btfi_elf_section(elf, ".gnu.linkonce.this_module", &sz, NULL);
 }
 
 bool btfi_file_is_kmod(const char *path)
@@ -238,7 +242,7 @@ bool btfi_file_is_kmod(const char *path)
 bool btfi_elf_kmod_name(Elf *elf, char *buf, size_t len)
 {
 	size_t sz;
-	const char *mi = btfi_elf_section(elf, ".modinfo", &sz), *end = mi + sz;
+	const char *mi = btfi_elf_section(elf, ".modinfo", &sz, NULL), *end = mi + sz;
 
 	for (const char *p = mi; p && p < end; p += strnlen(p, end - p) + 1) {
 		size_t n = strnlen(p, end - p);

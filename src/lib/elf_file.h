@@ -62,8 +62,10 @@ bool btfi_elf_kmod_name(Elf *elf, char *buf, size_t len);
  * cannot be read as an ELF. */
 size_t btfi_elf_build_id(Elf *elf, char *hex, size_t len);
 size_t btfi_elf_file_build_id(const char *path, char *hex, size_t len);
-/* The bytes of section `name` (NULL if absent, empty or NOBITS). */
-const void *btfi_elf_section(Elf *elf, const char *name, size_t *size);
+/* The bytes of section `name` (NULL if absent, empty or NOBITS). With
+ * compressed non-NULL, an SHF_COMPRESSED section is not returned but sets
+ * *compressed (its bytes are deflated; NULL: returned as stored). */
+const void *btfi_elf_section(Elf *elf, const char *name, size_t *size, bool *compressed);
 
 /* ELF facts attach needs: loadable segments, section addresses, function
  * symbols sorted by address. */

@@ -158,7 +158,7 @@ static void test_real(const char *ko, const char *vmlinux)
 	elf = elf_begin(fd, ELF_C_READ, NULL);
 	CHECK(elf && btfi_elf_is_kmod(elf) && btfi_elf_kmod_name(elf, name, sizeof(name)),
 	      "%s: a kernel module with a .modinfo name", ko);
-	raw = elf ? btfi_elf_section(elf, ".BTF", &sz) : NULL;
+	raw = elf ? btfi_elf_section(elf, ".BTF", &sz, NULL) : NULL;
 	if (CHECK(vm && mod && raw, "%s over %s: libbpf split or .BTF missing", ko, vmlinux))
 		flat = btfi_base_flatten_btf(vm, raw, sz, &why);
 	if (CHECK(flat, "flatten: %s", why))

@@ -188,7 +188,7 @@ static void one(const char *path)
 		int fd = open(path, O_RDONLY);
 
 		elf = elf_begin(fd, ELF_C_READ, NULL);
-		mod = elf ? btfi_elf_section(elf, ".BTF", &msz) : NULL;
+		mod = elf ? btfi_elf_section(elf, ".BTF", &msz, NULL) : NULL;
 		if (vm && mod)
 			base = btfi_base_flatten_btf(vm, mod, msz, &why);
 		if (elf)

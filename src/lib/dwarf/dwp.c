@@ -97,30 +97,6 @@ static void contrib(const struct btfi_dwp *d, uint32_t row, uint32_t col, uint64
 	*size = rd32(d, offs + 4ull * d->nunits * d->ncols + 4 * i);
 }
 
-static const void *find_sec(Elf *elf, size_t shstrndx, const char *want, uint64_t *size,
-			    bool *compressed)
-{
-	Elf_Scn *scn = NULL;
-	GElf_Shdr sh;
-
-	while ((scn = elf_nextscn(elf, scn))) {
-		const char *n = gelf_getshdr(scn, &sh) ? elf_strptr(elf, shstrndx, sh.sh_name) : NULL;
-		Elf_Data *data;
-
-		if (!n || strcmp(n, want) || sh.sh_type == SHT_NOBITS)
-			continue;
-		/* libelf would inflate it over a read-only mapping: refused */
-		if (sh.sh_flags & SHF_COMPRESSED) {
-			*compressed = true;
-			return NULL;
-		}
-		data = elf_rawdata(scn, NULL);
-		*size = data ? data->d_size : 0;
-		return data && data->d_size ? data->d_buf : NULL;
-	}
-	return NULL;
-}
-
 /* The index's numbers against its own size and the sections it names. */
 static int check_index(struct btfi_dwp *d, uint64_t ixsz, const struct btfi_log *log)
 {
@@ -207,8 +183,7 @@ int btfi_dwp_open(const char *path, const struct btfi_log *log, struct btfi_dwp 
 	struct btfi_dwp *d = calloc(1, sizeof(*d));
 	bool compressed = false;
 	const char *what = NULL;
-	uint64_t ixsz = 0;
-	size_t shstrndx;
+	size_t ixsz = 0, sz;
 	GElf_Ehdr eh;
 	int err;
 
@@ -223,12 +198,12 @@ int btfi_dwp_open(const char *path, const struct btfi_log *log, struct btfi_dwp 
 	if (err)
 		goto fail;
 	err = -EINVAL;
-	if (!gelf_getehdr(d->ef.elf, &eh) || elf_getshdrstrndx(d->ef.elf, &shstrndx)) {
+	if (!gelf_getehdr(d->ef.elf, &eh)) {
 		btfi_err(log, "%s: cannot read ELF headers: %s", path, elf_errmsg(-1));
 		goto fail;
 	}
 	d->swap = (eh.e_ident[EI_DATA] == ELFDATA2MSB) != (__BYTE_ORDER == __BIG_ENDIAN);
-	d->ix = find_sec(d->ef.elf, shstrndx, ".debug_cu_index", &ixsz, &compressed);
+	d->ix = btfi_elf_section(d->ef.elf, ".debug_cu_index", &ixsz, &compressed);
 	if (!d->ix)
 		what = ".debug_cu_index";
 	/* the names of ids 2, 5, 7 and 8 depend on the version */
@@ -236,12 +211,13 @@ int btfi_dwp_open(const char *path, const struct btfi_log *log, struct btfi_dwp 
 	for (uint32_t id = 1; id < NIDS && !compressed; id++) {
 		const char *n = sec_name(d->version, id);
 
-		d->sec[id] = n ? find_sec(d->ef.elf, shstrndx, n, &d->secsz[id], &compressed) : NULL;
+		d->sec[id] = n ? btfi_elf_section(d->ef.elf, n, &sz, &compressed) : NULL;
+		d->secsz[id] = d->sec[id] ? sz : 0;
 		if (compressed)
 			what = n;
 	}
-	d->str = compressed ? NULL
-		 : find_sec(d->ef.elf, shstrndx, ".debug_str.dwo", &d->strsz, &compressed);
+	d->str = compressed ? NULL : btfi_elf_section(d->ef.elf, ".debug_str.dwo", &sz, &compressed);
+	d->strsz = d->str ? sz : 0;
 	if (compressed) {
 		btfi_err(log, "%s: section %s is compressed; decompress the package first (objcopy --decompress-debug-sections)",
 			 path, what ? what : ".debug_str.dwo");
@@ -326,6 +302,22 @@ static int create_in_tmp(struct btfi_dwp *d, const char *name, char *path, size_
 	return fd;
 }
 
+/* secs[0..n) as a new ELF like `like` at TMPDIR/name (*path its path). */
+static int write_in_tmp(struct btfi_dwp *d, const char *name, char *path, size_t len, Elf *like,
+			const struct btfi_elf_sec *secs, size_t n, const struct btfi_log *log)
+{
+	int fd = create_in_tmp(d, name, path, len, log), err;
+
+	if (fd < 0)
+		return fd;
+	err = btfi_elf_write_new_fd(fd, like, secs, n, path, log);
+	if (close(fd) && !err) {
+		err = -errno;
+		btfi_err(log, "%s: %s", path, strerror(-err));
+	}
+	return err;
+}
+
 static uint32_t find_row(const struct btfi_dwp *d, uint64_t id)
 {
 	uint32_t mask = d->nslots - 1, h = id & mask, step = ((id >> 32) & mask) | 1;
@@ -359,7 +351,6 @@ int btfi_dwp_write_unit(struct btfi_dwp *d, uint64_t dwo_id, const char *name,
 	char path[PATH_MAX];
 	uint32_t row = d->nslots ? find_row(d, dwo_id) : 0;
 	size_t n = 0;
-	int fd, err;
 
 	if (!row)
 		return -ENOENT;
@@ -384,15 +375,7 @@ int btfi_dwp_write_unit(struct btfi_dwp *d, uint64_t dwo_id, const char *name,
 		secs[n].data = d->str;
 		secs[n++].size = d->strsz;
 	}
-	fd = create_in_tmp(d, name, path, sizeof(path), log);
-	if (fd < 0)
-		return fd;
-	err = btfi_elf_write_new_fd(fd, d->ef.elf, secs, n, path, log);
-	if (close(fd) && !err) {
-		err = -errno;
-		btfi_err(log, "%s: %s", path, strerror(-err));
-	}
-	return err;
+	return write_in_tmp(d, name, path, sizeof(path), d->ef.elf, secs, n, log);
 }
 
 int btfi_dwp_skeleton_copy(struct btfi_dwp *d, Elf *elf, const char *path, const char **copy,
@@ -402,7 +385,7 @@ int btfi_dwp_skeleton_copy(struct btfi_dwp *d, Elf *elf, const char *path, const
 	char *names = NULL;
 	size_t shnum, shstrndx, n = 0, npos = 0;
 	Elf_Scn *scn = NULL;
-	int fd, err = -ENOMEM;
+	int err = -ENOMEM;
 
 	*copy = NULL;
 	if (elf_getshdrnum(elf, &shnum) || elf_getshdrstrndx(elf, &shstrndx)) {
@@ -433,16 +416,7 @@ int btfi_dwp_skeleton_copy(struct btfi_dwp *d, Elf *elf, const char *path, const
 		secs[n++].size = data->d_size;
 		npos += strlen(names + npos) + 1;
 	}
-	fd = create_in_tmp(d, "skeleton.debug", d->copy, sizeof(d->copy), log);
-	if (fd < 0) {
-		err = fd;
-		goto out;
-	}
-	err = btfi_elf_write_new_fd(fd, elf, secs, n, d->copy, log);
-	if (close(fd) && !err) {
-		err = -errno;
-		btfi_err(log, "%s: %s", d->copy, strerror(-err));
-	}
+	err = write_in_tmp(d, "skeleton.debug", d->copy, sizeof(d->copy), elf, secs, n, log);
 	if (!err)
 		*copy = d->copy;
 out:

@@ -178,7 +178,7 @@ static int check_kmod_elf(const char *blob, const char *mod, const char *mbtf,
 		err = -ESTALE;
 		goto out;
 	}
-	own = btfi_elf_section(elf, ".BTF", &osz);
+	own = btfi_elf_section(elf, ".BTF", &osz, NULL);
 	live = slurp(mbtf, &lsz);
 	if (!own || !live || btfi_base_same_raw(own, osz, live, lsz, &d)) {
 		btfi_err(log, "%s: module %s: its .BTF is not the loaded module's %s (%zu vs %zu bytes)",
@@ -343,7 +343,7 @@ static struct btf *file_base(const char *mod, const char *what, const char *dwar
 	fd = open(dwarf, O_RDONLY | O_CLOEXEC);
 	elf_version(EV_CURRENT);
 	elf = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
-	raw = elf ? btfi_elf_section(elf, ".BTF", &sz) : NULL;
+	raw = elf ? btfi_elf_section(elf, ".BTF", &sz, NULL) : NULL;
 	if (raw)
 		flat = btfi_base_flatten_btf(vm, raw, sz, &why);
 	if (!flat)
