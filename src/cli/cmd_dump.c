@@ -239,15 +239,6 @@ static uint64_t caller_key(struct dump *d, const struct btfinline_site *s)
 
 /* ---- --why: reasons from DWARF ---- */
 
-static int cmp_scan_addr(const void *a, const void *b, void *ctx)
-{
-	const struct btfi_scan *sc = ctx;
-	uint64_t x = sc->sites[*(const uint32_t *)a].addr;
-	uint64_t y = sc->sites[*(const uint32_t *)b].addr;
-
-	return (x > y) - (x < y);
-}
-
 static void quiet(void *ctx, const char *msg)
 {
 }
@@ -274,21 +265,15 @@ static void symtab_open_any(struct dump *d)
 static bool why_load(struct dump *d)
 {
 	BTFI_OPTS(btfi_scan_opts, so, .debug_file = d->dbg.file, .debug_dirs = d->dbg.dirs);
-	uint32_t n = 0;
 
 	if (btfi_scan_open(d->why_path, &so, &d->scan))
 		return false;	/* the scan logged "btfinline: FILE: problem" */
 	debug_opts_report(&d->dbg, d->why_path, d->scan);
-	d->scan_by_addr = malloc((d->scan->nsites + 1) * sizeof(*d->scan_by_addr));
+	d->scan_by_addr = btfi_scan_sites_by_addr(d->scan, &d->nscan_by_addr);
 	if (!d->scan_by_addr) {
 		fprintf(stderr, "btfinline: %s: out of memory\n", d->why_path);
 		return false;
 	}
-	for (uint32_t i = 0; i < d->scan->nsites; i++)
-		if (d->scan->sites[i].addr)
-			d->scan_by_addr[n++] = i;
-	qsort_r(d->scan_by_addr, n, sizeof(*d->scan_by_addr), cmp_scan_addr, d->scan);
-	d->nscan_by_addr = n;
 	return true;
 }
 
@@ -325,21 +310,12 @@ static const char *why(struct dump *d, const char *name, const struct btfinline_
 {
 	const struct btfi_scan *sc;
 	uint64_t addr;
-	size_t lo = 0, hi;
+	uint32_t lo;
 
 	if (!d->scan_by_addr || !why_addr(d, s, &addr))
 		return NULL;
 	sc = d->scan;
-	hi = d->nscan_by_addr;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (sc->sites[d->scan_by_addr[mid]].addr < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (; lo < d->nscan_by_addr && sc->sites[d->scan_by_addr[lo]].addr == addr; lo++) {
+	for (lo = btfi_scan_sites_at(sc, d->scan_by_addr, d->nscan_by_addr, addr); lo < d->nscan_by_addr && sc->sites[d->scan_by_addr[lo]].addr == addr; lo++) {
 		const struct btfi_site *x = &sc->sites[d->scan_by_addr[lo]];
 		const struct btfi_loc *l;
 

@@ -142,17 +142,6 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static int cmp_site_addr(const void *a, const void *b, void *ctx)
-{
-	const struct btfi_scan *sc = ctx;
-	uint64_t x = sc->sites[*(const uint32_t *)a].addr, y = sc->sites[*(const uint32_t *)b].addr;
-
-	/* equal addresses keep DIE order: the first instance names the line */
-	if (x != y)
-		return x < y ? -1 : 1;
-	return *(const uint32_t *)a < *(const uint32_t *)b ? -1 : 1;
-}
-
 /* Fill the requests still without a line whose address the scan gives an
  * instance of their function (scan of the units holding them, with this
  * probe policy). Returns how many it filled. */
@@ -178,32 +167,23 @@ static size_t match_policy(struct trace_sym *s, struct trace_sym_req *req, size_
 		if (btfi_scan_open(s->path, &so, &sc))
 			return 0;
 	}
-	by_addr = malloc((sc->nsites + 1) * sizeof(*by_addr));
+	by_addr = btfi_scan_sites_by_addr(sc, &nby);
 	if (!by_addr)
 		goto out;
-	for (uint32_t i = 0; i < sc->nsites; i++)
-		if (sc->sites[i].addr && !(sc->sites[i].flags & BTFI_SITE_SPLIT))
-			by_addr[nby++] = i;
-	qsort_r(by_addr, nby, sizeof(*by_addr), cmp_site_addr, sc);
 	for (size_t i = 0; i < n; i++) {
 		struct trace_sym_req *r = &req[i];
-		uint32_t l = 0, h = nby;
+		uint32_t l;
 
 		if (!r->func || r->buf[0])
 			continue;
-		while (l < h) {		/* first site at addr >= r->addr */
-			uint32_t m = l + (h - l) / 2;
-
-			if (sc->sites[by_addr[m]].addr < r->addr)
-				l = m + 1;
-			else
-				h = m;
-		}
-		for (; l < nby && sc->sites[by_addr[l]].addr == r->addr; l++) {
+		for (l = btfi_scan_sites_at(sc, by_addr, nby, r->addr);
+		     l < nby && sc->sites[by_addr[l]].addr == r->addr; l++) {
 			const struct btfi_site *site = &sc->sites[by_addr[l]];
 			const char *name = sc->funcs[site->func].name;
 
-			if (!name || strcmp(name, r->func) || !site->call_file || !site->call_line)
+			/* a split part is the enclosing call, not a site */
+			if ((site->flags & BTFI_SITE_SPLIT) || !name || strcmp(name, r->func) ||
+			    !site->call_file || !site->call_line)
 				continue;
 			snprintf(r->buf, r->len, "%s:%u", base(site->call_file), site->call_line);
 			found++;

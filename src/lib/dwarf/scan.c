@@ -1832,6 +1832,47 @@ fail:
 	return err;
 }
 
+static int cmp_site_addr(const void *a, const void *b, void *ctx)
+{
+	const struct btfi_scan *s = ctx;
+	uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
+	uint64_t x = s->sites[i].addr, y = s->sites[j].addr;
+
+	if (x != y)
+		return x < y ? -1 : 1;
+	return i < j ? -1 : i > j;
+}
+
+uint32_t *btfi_scan_sites_by_addr(const struct btfi_scan *s, uint32_t *n)
+{
+	uint32_t *ix = malloc((s->nsites + 1) * sizeof(*ix));
+
+	*n = 0;
+	if (!ix)
+		return NULL;
+	for (uint32_t i = 0; i < s->nsites; i++)
+		if (s->sites[i].addr)
+			ix[(*n)++] = i;
+	qsort_r(ix, *n, sizeof(*ix), cmp_site_addr, (void *)s);
+	return ix;
+}
+
+uint32_t btfi_scan_sites_at(const struct btfi_scan *s, const uint32_t *by_addr, uint32_t n,
+			    uint64_t addr)
+{
+	uint32_t l = 0, h = n;
+
+	while (l < h) {
+		uint32_t m = l + (h - l) / 2;
+
+		if (s->sites[by_addr[m]].addr < addr)
+			l = m + 1;
+		else
+			h = m;
+	}
+	return l;
+}
+
 void btfi_scan_free(struct btfi_scan *s)
 {
 	struct scan_priv *p;

@@ -189,6 +189,14 @@ int btfi_scan_open(const char *path, const struct btfi_scan_opts *opts,
 		   struct btfi_scan **out);
 void btfi_scan_free(struct btfi_scan *s);
 
+/* The indexes of s's sites with an address, ordered by it (equal
+ * addresses in DIE order: the outer instance first), *n of them;
+ * malloc'ed, NULL when out of memory. */
+uint32_t *btfi_scan_sites_by_addr(const struct btfi_scan *s, uint32_t *n);
+/* In by_addr[0..n): the first position whose site is at addr or above. */
+uint32_t btfi_scan_sites_at(const struct btfi_scan *s, const uint32_t *by_addr, uint32_t n,
+			    uint64_t addr);
+
 /* Aggregates for `stats`; computed from a scan. */
 struct btfi_stats {
 	uint64_t inline_instances, instances_noaddr;
