@@ -50,11 +50,14 @@ static void expect(const char *name, const Dwarf_Op *ops, size_t n, uint32_t siz
 #define NONE(name, reason, ...) EXPECT(name, 8, false, BTFI_LOC_NONE, reason, 0, 0, 0, 0, __VA_ARGS__)
 
 /* Narrowing idioms: the result's size and signedness differ from the
- * parameter's (a narrower read, extended per SIGNED). */
+ * parameter's (a narrower read, extended per SIGNED). conv: the base
+ * types of the expression's DW_OP_converts, as the scan resolves them. */
 static void expect_narrow(const char *name, const Dwarf_Op *ops, size_t n, uint32_t psize,
-			  bool psgn, int kind, uint32_t reg, int64_t off, uint32_t size, bool sgn)
+			  bool psgn, const struct btfi_dwexpr_conv *conv, size_t nconv, int kind,
+			  uint32_t reg, int64_t off, uint32_t size, bool sgn)
 {
-	struct btfi_dwexpr_in in = { .size = psize, .is_signed = psgn, .log = &tlog, .what = name };
+	struct btfi_dwexpr_in in = { .size = psize, .is_signed = psgn, .log = &tlog, .what = name,
+				     .conv = conv, .nconv = nconv };
 	struct btfi_loc l;
 	int err = btfi_dwexpr_loc(ops, n, &in, &l);
 	bool bad = err || l.kind != kind || (kind != BTFI_LOC_NONE &&
@@ -69,11 +72,12 @@ static void expect_narrow(const char *name, const Dwarf_Op *ops, size_t n, uint3
 
 #define NARROW(name, psize, psgn, kind, reg, off, size, sgn, ...) do { \
 	const Dwarf_Op ops_[] = { __VA_ARGS__ }; \
-	expect_narrow(name, ops_, sizeof(ops_) / sizeof(ops_[0]), psize, psgn, kind, reg, off, size, sgn); \
+	expect_narrow(name, ops_, sizeof(ops_) / sizeof(ops_[0]), psize, psgn, NULL, 0, kind, reg, \
+		      off, size, sgn); \
 } while (0)
 
-/* clang's DW_OP_convert narrowing: the converts' base types given as the
- * scan resolves them, found by the op's offset. */
+/* clang's DW_OP_convert narrowing: the converts' base types, found by
+ * the op's offset (a register's own value: offset 0). */
 static const struct btfi_dwexpr_conv conv_u8_u32[] = {
 	{ .op_offset = 10, .size = 1, .is_signed = false },
 	{ .op_offset = 12, .size = 4, .is_signed = false },
@@ -83,26 +87,10 @@ static const struct btfi_dwexpr_conv conv_s8_s32[] = {
 	{ .op_offset = 12, .size = 4, .is_signed = true },
 };
 
-static void expect_conv(const char *name, const Dwarf_Op *ops, size_t n, uint32_t psize, bool psgn,
-			const struct btfi_dwexpr_conv *conv, size_t nconv, int kind, uint32_t reg,
-			uint32_t size, bool sgn)
-{
-	struct btfi_dwexpr_in in = { .size = psize, .is_signed = psgn, .log = &tlog, .what = name,
-				     .conv = conv, .nconv = nconv };
-	struct btfi_loc l;
-	int err = btfi_dwexpr_loc(ops, n, &in, &l);
-	bool bad = err || l.kind != kind ||
-		(kind != BTFI_LOC_NONE && (l.reg != reg || l.size != size || l.is_signed != sgn));
-
-	if (CHECK(!bad, "%s: err %d kind %s reason %s reg %u size %u signed %d", name, err,
-		  btfi_loc_kind_str(l.kind), btfi_reason_str(l.reason), l.reg, l.size, l.is_signed))
-		printf("ok   %s\n", name);
-}
-
 #define CONV(name, psize, psgn, conv, kind, reg, size, sgn, ...) do { \
 	const Dwarf_Op ops_[] = { __VA_ARGS__ }; \
-	expect_conv(name, ops_, sizeof(ops_) / sizeof(ops_[0]), psize, psgn, conv, \
-		    conv != no_conv ? 2 : 0, kind, reg, size, sgn); \
+	expect_narrow(name, ops_, sizeof(ops_) / sizeof(ops_[0]), psize, psgn, conv, \
+		      conv != no_conv ? 2 : 0, kind, reg, 0, size, sgn); \
 } while (0)
 #define OPAT(a, n, at) { .atom = (a), .number = (Dwarf_Word)(n), .offset = (at) }
 
