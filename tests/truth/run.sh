@@ -5,6 +5,7 @@
 #   tests/truth/run.sh           every reached inlined function (`make truth`)
 #   tests/truth/run.sh --quick   fixtures + at most $TRUTH_CAP (default 40)
 #                                SQLite functions per compiler (t_truth.sh)
+#   TRUTH_ONLY=f,g tests/truth/run.sh   SQLite only, just these functions
 # Environment: BUILD (default build), BTFI_CACHE (cache root, as
 # tests/data/fetch-kernel.sh), TRUTH_OUT (directory for the JSON results).
 # Exit 0: every (function, call line) has events = calls and no value
@@ -30,7 +31,8 @@ done
 # -O0, so the truth build turns it into noinline.
 tests/fixtures/build.sh "$BUILD/fixtures" || exit 2
 rc=0
-for src in tests/fixtures/*.c; do
+fixtures=tests/fixtures/*.c; [ -n "$TRUTH_ONLY" ] && fixtures=
+for src in $fixtures; do
 	name=$(basename "$src" .c)
 	for cc in gcc clang; do
 		o0=$out/$name-O0-$cc
@@ -51,6 +53,6 @@ python3 tests/truth/truth.py --name sqlite --cap $cap --list $list \
 	--build gcc="$dir/sqlite-O0-gcc,$dir/sqlite-O2-gcc" \
 	--build clang="$dir/sqlite-O0-clang,$dir/sqlite-O2-clang" \
 	--btfinline "$BTFINLINE" --protos "$PROTOS" --cache "$CACHE/results" \
-	--json "$out/sqlite.json" --expect tests/truth/expected -- 1
+	--json "$out/sqlite.json" --expect tests/truth/expected ${TRUTH_ONLY:+--only "$TRUTH_ONLY"} -- 1
 r=$?; [ $r -gt $rc ] && rc=$r
 exit $rc

@@ -1162,6 +1162,7 @@ def main():
     ap.add_argument("--protos", required=True, help="the truth_protos helper")
     ap.add_argument("--cache", required=True)
     ap.add_argument("--json", help="write the full result here")
+    ap.add_argument("--only", help="trace just these functions (comma-separated; for examining pairs)")
     ap.add_argument("--list", type=int, default=15, help="mismatched pairs listed per compiler")
     ap.add_argument("--expect", help="known mismatches: lines PROGRAM CC count|value FUNC LINE # why")
     ap.add_argument("args", nargs="*", help="the program's arguments")
@@ -1182,6 +1183,8 @@ def main():
                 inl = sorted((f for f in cc.inlined() if f in truth.syms.func and len(truth.protos.get(f, [])) == 1),
                              key=lambda f: hashlib.sha1(f.encode()).hexdigest())
                 cc.n_inlined, cc.n_absent = len(inl), len(cc.inlined()) - len(inl)
+                if a.only:
+                    inl = [f for f in inl if f in a.only.split(",")]
                 # reach in the stable order, in chunks, until the cap is met
                 reach, reached = {}, []
                 step = max(4 * a.cap, 100) if a.cap else len(inl)
