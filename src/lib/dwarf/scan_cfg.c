@@ -59,6 +59,7 @@ struct cfg_loop {
 	uint32_t first, n;		/* blocks, into lblocks */
 	uint32_t seen;			/* query stamp of `internal` */
 	bool internal;
+	bool multi;			/* irreducible: other ways in than header */
 };
 
 struct scan_cfg {
@@ -551,10 +552,159 @@ static int cmp_size_desc(const void *a, const void *b, void *arg)
 	return x > y ? -1 : x < y;
 }
 
+/*
+ * Strongly connected sets of blocks once back edges are cut (Tarjan),
+ * scc[b] their number for sets of two or more blocks, else NONE.
+ * Returns how many such sets.
+ */
+static uint32_t cycles(struct scan_cfg *c, uint32_t *scc, uint32_t *t)
+{
+	uint32_t n = c->nblocks, *idx = t, *low = t + n, *st = t + 2 * n,
+		 *cs = t + 3 * n, *it = t + 4 * n, ns = 0, ncs = 0, next = 1, nscc = 0;
+
+	memset(idx, 0, n * sizeof(*idx));
+	for (uint32_t b = 0; b < n; b++)
+		scc[b] = NONE;
+	for (uint32_t r = 0; r < n; r++) {
+		if (idx[r])
+			continue;
+		cs[ncs] = r, it[ncs++] = 0;
+		idx[r] = low[r] = next++;
+		st[ns++] = r;
+		while (ncs) {
+			uint32_t v = cs[ncs - 1];
+			const struct cfg_block *bv = &c->blocks[v];
+
+			if (it[ncs - 1] < bv->nsucc) {
+				uint32_t w = c->succs[bv->succ + it[ncs - 1]++];
+
+				if (w & BACK)
+					continue;
+				if (!idx[w]) {
+					idx[w] = low[w] = next++;
+					st[ns++] = w;
+					cs[ncs] = w, it[ncs++] = 0;
+				} else if (low[w] && idx[w] < low[v]) {
+					low[v] = idx[w];	/* w still on the stack */
+				}
+				continue;
+			}
+			ncs--;
+			if (ncs && low[v] < low[cs[ncs - 1]])
+				low[cs[ncs - 1]] = low[v];
+			if (low[v] != idx[v])
+				continue;
+			/* v roots a set: off the stack (low 0 marks "done") */
+			{
+				uint32_t w, id = st[ns - 1] == v ? NONE : nscc++;
+
+				do {
+					w = st[--ns];
+					low[w] = 0;
+					scc[w] = id;
+				} while (w != v);
+			}
+		}
+	}
+	return nscc;
+}
+
+/*
+ * Cycles with several ways in (GCC threads the jumps of a retry loop so
+ * that its second pass enters in the middle): no block dominates them, so
+ * they have no natural loop and their edges no back edge, and "can b run
+ * after a in one call" would walk around them into the next call. Each
+ * such cycle becomes a loop: its ways in are its headers, the edges into
+ * them from inside are back edges; natural loops headed inside belong to
+ * it. Repeated for cycles left inside.
+ */
+static int find_irreducible(struct scan_cfg *c)
+{
+	uint32_t n = c->nblocks, *scc, *tmp, nscc, round;
+	int err = 0;
+
+	scc = malloc(n * sizeof(*scc));
+	tmp = malloc(5 * (size_t)n * sizeof(*tmp));
+	if (!scc || !tmp) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (round = 0; round < 16 && (nscc = cycles(c, scc, tmp)); round++) {
+		for (uint32_t s = 0; s < nscc; s++) {
+			uint32_t l, head = NONE, stamp = ++c->stamp, nent = 0, b, k;
+
+			if (GROW(c->loops, c->loops_cap, c->nloops + 1) ||
+			    GROW(c->lblocks, c->lblocks_cap, c->nlblocks + n)) {
+				err = -ENOMEM;
+				goto out;
+			}
+			/* ways in: from outside the set, or from the root */
+			for (b = 0; b < n; b++) {
+				const struct cfg_block *bl = &c->blocks[b];
+				bool in = bl->root;
+
+				if (scc[b] != s)
+					continue;
+				for (k = 0; k < bl->npred && !in; k++) {
+					uint32_t q = c->preds[bl->pred + k];
+
+					in = q >= n || scc[q] != s;
+				}
+				if (!in)
+					continue;
+				tmp[nent++] = b;
+				if (head == NONE || bl->rpo < c->blocks[head].rpo)
+					head = b;
+			}
+			if (head == NONE)
+				continue;
+			l = c->nloops++;
+			c->loops[l] = (struct cfg_loop){ .header = head, .parent = NONE,
+							 .first = c->nlblocks, .multi = nent > 1 };
+			for (b = 0; b < n; b++)
+				if (scc[b] == s) {
+					c->blocks[b].seen = stamp;
+					c->lblocks[c->nlblocks++] = b;
+				}
+			for (k = 0; k < l; k++) {
+				const struct cfg_loop *L = &c->loops[k];
+
+				if (scc[L->header] != s)
+					continue;
+				for (uint32_t j = 0; j < L->n; j++) {
+					b = c->lblocks[L->first + j];
+					if (c->blocks[b].seen != stamp) {
+						c->blocks[b].seen = stamp;
+						c->lblocks[c->nlblocks++] = b;
+					}
+				}
+			}
+			c->loops[l].n = c->nlblocks - c->loops[l].first;
+			/* edges from inside into a way in: next pass */
+			for (uint32_t j = 0; j < c->loops[l].n; j++) {
+				const struct cfg_block *bl = &c->blocks[c->lblocks[c->loops[l].first + j]];
+
+				for (k = 0; k < bl->nsucc; k++) {
+					uint32_t *sp = &c->succs[bl->succ + k];
+
+					for (uint32_t e = 0; e < nent && !(*sp & BACK); e++)
+						if (*sp == tmp[e])
+							*sp |= BACK;
+				}
+			}
+		}
+	}
+out:
+	free(scc);
+	free(tmp);
+	return err;
+}
+
 /* Back edges and the natural loop of every header, nested by size. */
 static int find_loops(struct scan_cfg *c)
 {
 	uint32_t n = c->nblocks, b, k, *idx;
+	int err;
 
 	c->nloops = c->nlblocks = 0;
 	for (b = 0; b < n; b++) {
@@ -610,6 +760,9 @@ static int find_loops(struct scan_cfg *c)
 			if (dominates(c, *s & ~BACK, b))
 				*s |= BACK;
 		}
+	err = find_irreducible(c);
+	if (err)
+		return err;
 	if (!c->nloops)
 		return 0;
 	idx = malloc(c->nloops * sizeof(*idx));
@@ -970,7 +1123,7 @@ static uint32_t before_loop(struct scan_cfg *c, uint32_t l)
 			return NONE;
 		from = q;
 	}
-	if (from == NONE || c->blocks[from].nsucc != 1 || h->root)
+	if (from == NONE || c->blocks[from].nsucc != 1 || h->root || c->loops[l].multi)
 		return NONE;
 	pb = &c->blocks[from];
 	for (i = pb->first + pb->n; i-- > pb->first;)
