@@ -257,6 +257,9 @@ def setter_kind(mn, ops, reg, insns_between):
         return "pop"
     if src and mem_of(src) and mem_of(src)[3]:
         return "arith-rip"
+    if mn.startswith(("add", "sub")) and src and src.startswith("$") or \
+            mn.startswith(("inc", "dec")) and len(ops) == 1:
+        return "add-imm"
     return "arith:" + re.sub(r"[bwlq]$", "", mn)
 
 
@@ -312,6 +315,12 @@ def classify1(p, inst, addr, addrs, insns):
     j = bisect.bisect_left(addrs, addr)
     between = [(insns[a][0], split_ops(insns[a][1])) for a in addrs[j:i - 1]]
     m = re.match(r"^DW_OP_reg(\d+) ", x)
+    regs = set(re.findall(r"DW_OP_b?reg(\d+) ", x))
+    if not m and len(regs) == 1 and x.endswith("DW_OP_stack_value") and "deref" not in x and \
+            not re.search(r"DW_OP_(mul|div|mod|shl|shr|shra|or|xor|neg|not|abs)\b", x):
+        m = re.match(r"^DW_OP_breg(\d+) ", x)     # reg + k, narrowed: as the register
+    elif len(regs) > 1 or re.search(r"DW_OP_(mul|div|mod)\b", x):
+        return "expr-uncarriable", why, unbound
     if m:
         k = setter_kind(mn, ops, int(m.group(1)), between)
         if k is None:
@@ -319,11 +328,66 @@ def classify1(p, inst, addr, addrs, insns):
                 return "gap", why, unbound
             return "later:no-setter", why, unbound
         return "later:" + k, why, unbound
-    if re.match(r"^DW_OP_breg\d+ \S+$", x):
+    if re.match(r"^(DW_OP_breg\d+ \S+|DW_OP_fbreg \S+)$", x) or "deref" in x:
         return "later-mem", why, unbound
-    if re.match(r"^(DW_OP_consts [-+]?\d+|DW_OP_constu \S+|DW_OP_lit\d+), DW_OP_stack_value$", x):
+    if re.match(r"^(DW_OP_const(s|u|\d[su]) \S+|DW_OP_lit\d+|DW_OP_addr \S+), DW_OP_stack_value$", x):
         return "later-const", why, unbound
     return "later-other", why, unbound
+
+
+# class -> (group, what it is). Groups: probe (the address is not on the
+# call's path: nothing to read), format (the value at the probe is not
+# one LOC_PARAM form: two loads deep, a global's memory, base + index,
+# two registers, a call's result), dwarf (a form the format has, but
+# nothing shows that it holds at the probe).
+CLASSES = [
+    ("foreign", "probe", "no parameter located at the address, located around it: code in the "
+     "instance's range that is not the call's (its skip path)"),
+    ("later:rip-load", "format", "loaded later from a global (rip-relative): no memory-at-"
+     "rebased-address form"),
+    ("later:arith-rip", "format", "computed later from a global's memory"),
+    ("later:load-base-set", "format", "loaded later from a base set after the probe (two loads "
+     "deep, a computed base)"),
+    ("later:load-index", "format", "loaded later from base + index * scale"),
+    ("later:lea-index", "format", "computed later as base + index * scale"),
+    ("later:arith", "format", "computed later from two registers or not affinely (add/sub reg, "
+     "shl, imul, neg, and, or, cmov, setcc)"),
+    ("expr-uncarriable", "format", "the later expression itself: two registers, mul/div"),
+    ("later:call", "format", "a call's result, later"),
+    ("later-const", "dwarf", "a constant, from a later address on (the body may have assigned it)"),
+    ("later:load-after-store", "dwarf", "loaded later from memory, after a store or call on the way"),
+    ("later-mem", "dwarf", "memory (a stack slot) stored after the probe"),
+    ("later:load", "dwarf", "loaded later from base + disp, base unchanged: the body's load, or "
+     "not on the probe's paths"),
+    ("later:lea", "dwarf", "lea k(S) later, not taken: the body's line, or S changed"),
+    ("later:add-imm", "dwarf", "add/sub $k later, not taken: the body's line, or the register "
+     "changed"),
+    ("later:copy", "dwarf", "a register copy later, not taken: its source changed"),
+    ("later:const", "dwarf", "set later to an immediate, not on the probe's paths"),
+    ("later:no-setter", "dwarf", "the list starts where no instruction sets it (a jump target)"),
+    ("gap", "dwarf", "in a gap of the list between two entries"),
+    ("dead", "dwarf", "the list ends before the probe and says nothing after it"),
+    ("outside", "dwarf", "the list has no entry in the instance's code"),
+    ("single-expr", "dwarf", "one expression, not a list (not expected here)"),
+    ("later:not-an-insn", "dwarf", "the later entry starts inside an instruction"),
+    ("later-other", "?", "another later expression"),
+    ("?", "?", "not matched to a DIE"),
+]
+
+
+def class_of(cls):
+    """The CLASSES entry cls (as classify() names it) falls under."""
+    c = cls.split("/")[-1]
+    if c.startswith("later:arith:") or c in ("later:cmov", "later:setcc", "later:pop"):
+        c = "later:arith"
+    if c.startswith("outside"):
+        c = "outside"
+    if c.startswith("?"):
+        c = "?"
+    for name, group, what in CLASSES:
+        if name == c:
+            return name, group, what
+    return c, "?", c
 
 
 SITE_RE = re.compile(r"^site (\S+) 0x([0-9a-f]+) in (\S+) at (\S+):(\d+) depth \d+ shndx \d+:(.*)$")
@@ -365,6 +429,8 @@ def main():
             groups.append((ins, (name, ln), [(addr, locs)]))
 
     counts, xcounts = collections.Counter(), collections.Counter()
+    groups_n = collections.Counter()
+    unbound = 0
     total = unmatched = 0
     for ins, (name, ln), addrs_locs in groups:
         paddr, plocs = addrs_locs[0]
@@ -378,26 +444,38 @@ def main():
             total += 1
             if ins is None:
                 unmatched += 1
-                counts["?unmatched"] += 1
+                if a.list:
+                    print("%s %#x line:%d %s: ? (no DIE of this name, call line and address)"
+                          % (name, at, ln, plocs[k][0]))
+                counts["?"] += 1
+                groups_n["?"] += 1
                 continue
             pn = plocs[k][0]
             p = next((q for q in ins.params if q["name"] == pn), None)
             if p is None:
-                counts["?no-param-die"] += 1
+                counts["?"] += 1
+                groups_n["?"] += 1
                 continue
             cls, why = classify(p, ins, at, addrs, insns)
             extra = at != paddr
-            counts[cls] += 1
-            xcounts[cls] += extra
+            name_, group, what = class_of(cls)
+            counts[name_] += 1
+            xcounts[name_] += extra
+            unbound += cls.startswith("unbound/")
+            groups_n[group] += 1
             if a.list:
                 print("%s %#x line:%d %s: %s%s  %s" % (name, at, ln, pn, cls,
                                                      " (extra address)" if extra else "", why))
-    print("not_at_addr parameters: %d (at an instance's other address: %d)" %
-          (total, sum(xcounts.values())))
-    print("  %-28s %5s  %6s  %s" % ("class", "n", "%", "at another address"))
-    for cls, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
-        print("  %-28s %5d  %5.1f%%  %5d" % (cls, n, 100.0 * n / total if total else 0,
-                                             xcounts[cls]))
+    print("%s: not_at_addr parameters %d; at an instance's other address %d; at an address "
+          "where no parameter of the instance is located yet (all lists start after it) %d"
+          % (a.binary.rsplit("/", 1)[-1], total, sum(xcounts.values()), unbound))
+    print("  %-24s %-6s %5s %6s %6s  %s" % ("class", "group", "n", "%", "other", "what"))
+    order = {c[0]: i for i, c in enumerate(CLASSES)}
+    for cls, n in sorted(counts.items(), key=lambda kv: (order.get(kv[0], 99), -kv[1])):
+        _, group, what = class_of(cls)
+        print("  %-24s %-6s %5d %5.1f%% %6d  %s" % (cls, group, n, 100.0 * n / total if total else 0,
+                                                 xcounts[cls], what))
+    print("  groups: " + ", ".join("%s %d" % (g, n) for g, n in sorted(groups_n.items())))
 
 
 if __name__ == "__main__":

@@ -279,6 +279,25 @@ bool btfi_insn_affine(struct btfi_insn_dec *d, struct btfi_insn_affine *out)
 	return false;
 }
 
+bool btfi_insn_affine_read(const struct btfi_insn_affine *a, uint32_t *size, bool *sgn)
+{
+	uint32_t n = *size ? *size : 8;
+
+	if (n > 8)
+		return false;
+	if (a->ext && n > a->ext) {
+		/* src's low ext bytes extended per a->sgn to a->bytes, zero above */
+		if (a->sgn && (n > a->bytes || (!*sgn && n < 8)))
+			return false;
+		*size = a->ext;
+		*sgn = a->sgn;
+	} else if (!a->ext && n > a->bytes) {	/* a 32-bit sum, zero-extended */
+		*size = a->bytes;
+		*sgn = false;
+	}
+	return true;
+}
+
 int btfi_insn_copy_source(const struct btfi_insn_step *st, uint32_t n, int reg, uint32_t size)
 {
 	if (reg < 0 || reg > 15)

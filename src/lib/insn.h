@@ -85,6 +85,13 @@ struct btfi_insn_affine {
  * 64-bit destinations only (narrower writes keep the upper bytes). */
 bool btfi_insn_affine(struct btfi_insn_dec *d, struct btfi_insn_affine *out);
 
+/* After instruction a, a value is the low `*size` bytes of a.dst extended
+ * per *sgn (a location's narrowed read, docs/FORMAT.md): which read of
+ * a.src + a.off before it gives the same value? *size and *sgn become
+ * that read's; false if none does (a sign extension into 32 bits read as
+ * 64, a signed read of an unsigned extension's upper bytes). */
+bool btfi_insn_affine_read(const struct btfi_insn_affine *a, uint32_t *size, bool *sgn);
+
 /* One instruction on a straight path, for btfi_insn_copy_source(). */
 struct btfi_insn_step {
 	uint32_t writes;		/* btfi_insn_writes() */

@@ -1315,7 +1315,7 @@ static bool arg_insn(struct borrow *bc, uint64_t addr)
 static bool reg_affine(struct borrow *bc, const struct scan_cfg_step *st, uint32_t k,
 		       struct btfi_loc *t)
 {
-	uint32_t w = 0, size = t->size && t->size < 8 ? t->size : 8;
+	uint32_t w = 0, size = t->size;
 	struct btfi_insn_affine a;
 	bool sgn = t->is_signed;
 
@@ -1324,18 +1324,9 @@ static bool reg_affine(struct borrow *bc, const struct scan_cfg_step *st, uint32
 		return false;
 	for (uint32_t m = st[k].from; m != UINT32_MAX; m = st[m].from)
 		w |= scan_cfg_writes(bc->p->cfg, st[m].addr);
-	if ((w >> a.src & 1) || !arg_insn(bc, st[k].addr))
+	if ((w >> a.src & 1) || !btfi_insn_affine_read(&a, &size, &sgn) ||
+	    !arg_insn(bc, st[k].addr))
 		return false;
-	if (a.ext && size > a.ext) {
-		/* the value: S's low ext bytes extended, zero above a.bytes */
-		if (a.sgn && (size > a.bytes || (!sgn && size < 8)))
-			return false;
-		size = a.ext;
-		sgn = a.sgn;
-	} else if (!a.ext && size > a.bytes) {	/* a 32-bit sum, zero-extended */
-		size = a.bytes;
-		sgn = false;
-	}
 	t->kind = a.off ? BTFI_LOC_KREG_OFF : BTFI_LOC_KREG;
 	t->reg = a.src;
 	t->off = a.off;
