@@ -6,33 +6,17 @@ usage: bench/naa-classify.py BINARY [--btfinline build/btfinline] [--list]
 
 Counts every parameter `stats` counts as not_at_addr (one per instance:
 the probe's address, or the first of the instance's other addresses that
-lacks it, as stats.c does) by what DWARF and the code show instead:
+lacks it, as stats.c does) by what DWARF and the code show instead: the
+classes and their groups are CLASSES below (docs/STATS.md, "SQLite:
+not_at_addr by cause"). The nearest later entry of the parameter's list
+(in address order) is classified by the instruction just before it, the
+one that sets its register: a load (from a global, two deep, indexed,
+after a store), an affine computation, a copy, other arithmetic.
 
-  outside      the list has no entry where the instance's code is
-               (it starts after the instance's last instruction, ...)
-  gap          the probe address is in a gap of the list inside the
-               instance, between two entries, and the later entry is set
-               by no instruction (a jump lands there, code of another
-               line placed in the instance's range)
-  dead         the list ends before the probe and says nothing after it
-  later:KIND   the nearest later entry of the list (in address order) is
-               a register that the instruction just before it sets:
-               KIND is how (rip-load: from memory at a rip-relative
-               address, a global; load: from base + disp, base unchanged
-               since the probe; load-base-set: the base register is set
-               after the probe (a load two deep, a computed base);
-               load-index: base + index * scale; load-after-store: a
-               store or call between the probe and the load; lea:
-               register + constant; arith: another computation; copy:
-               mov from another register; const: an immediate; call: a
-               call's return value; ...)
-  later-mem    the later entry is memory (a stack slot stored after the
-               probe)
-  later-other  the later entry is something else (a computation)
-
-Reads llvm-dwarfdump --debug-info and objdump -d, nothing else: the
-classes are by instruction shape along the address order, not by path
-(`--list` prints each parameter with its class to check one by hand).
+Reads `stats --sites`, llvm-dwarfdump --debug-info and objdump -d, nothing
+else: the classes are by instruction shape along the address order, not
+by path, and GCC's location views are not read (`--list` prints each
+parameter with its class and the entry it was judged by).
 """
 import argparse
 import bisect

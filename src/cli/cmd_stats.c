@@ -250,7 +250,7 @@ static void print_table(const char *path, const struct btfi_stats *st, uint32_t 
 		row("  parameter locations from the probe's path", s->probe.borrowed, 0);
 		row("    a register copied from the probe's", s->probe.reg_copy, 0);
 		row("    memory a register is loaded from later", s->probe.reg_load, 0);
-		row("    a register set later from one, + k or extended", s->probe.reg_affine, 0);
+		row("    a register computed later from one", s->probe.reg_affine, 0);
 		row("  locations only views give, at a join: not taken", s->probe.join_view, 0);
 		row("  moved off another call's probe", s->probe.unshared, 0);
 	}
