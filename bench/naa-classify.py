@@ -300,6 +300,8 @@ def classify1(p, inst, addr, addrs, insns):
     between = [(insns[a][0], split_ops(insns[a][1])) for a in addrs[j:i - 1]]
     m = re.match(r"^DW_OP_reg(\d+) ", x)
     regs = set(re.findall(r"DW_OP_b?reg(\d+) ", x))
+    if any(int(r) > 16 for r in regs):
+        return "later-sse", why, unbound
     if not m and len(regs) == 1 and x.endswith("DW_OP_stack_value") and "deref" not in x and \
             not re.search(r"DW_OP_(mul|div|mod|shl|shr|shra|or|xor|neg|not|abs)\b", x):
         m = re.match(r"^DW_OP_breg(\d+) ", x)     # reg + k, narrowed: as the register
@@ -338,6 +340,7 @@ CLASSES = [
      "shl, imul, neg, and, or, cmov, setcc)"),
     ("expr-uncarriable", "format", "the later expression itself: two registers, mul/div"),
     ("later:call", "format", "a call's result, later"),
+    ("later-sse", "format", "in an SSE register later (a double): no BPF access to it"),
     ("later-const", "dwarf", "a constant, from a later address on (the body may have assigned it)"),
     ("later:load-after-store", "dwarf", "loaded later from memory, after a store or call on the way"),
     ("later-mem", "dwarf", "memory (a stack slot) stored after the probe"),
