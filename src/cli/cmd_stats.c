@@ -139,6 +139,7 @@ static void print_json(const char *path, const struct btfi_stats *st, uint32_t m
 		jw_uint_field(&w, "borrowed", s->probe.borrowed);
 		jw_uint_field(&w, "reg_copy", s->probe.reg_copy);
 		jw_uint_field(&w, "reg_load", s->probe.reg_load);
+		jw_uint_field(&w, "reg_affine", s->probe.reg_affine);
 		jw_uint_field(&w, "join_view", s->probe.join_view);
 		jw_uint_field(&w, "unshared", s->probe.unshared);
 		jw_end_object(&w);
@@ -249,6 +250,7 @@ static void print_table(const char *path, const struct btfi_stats *st, uint32_t 
 		row("  parameter locations from the probe's path", s->probe.borrowed, 0);
 		row("    a register copied from the probe's", s->probe.reg_copy, 0);
 		row("    memory a register is loaded from later", s->probe.reg_load, 0);
+		row("    a register computed later from one", s->probe.reg_affine, 0);
 		row("  locations only views give, at a join: not taken", s->probe.join_view, 0);
 		row("  moved off another call's probe", s->probe.unshared, 0);
 	}

@@ -228,6 +228,76 @@ bool btfi_insn_load(struct btfi_insn_dec *d, int *dst, int *base, int64_t *disp,
 	return true;
 }
 
+bool btfi_insn_affine(struct btfi_insn_dec *d, struct btfi_insn_affine *out)
+{
+	const cs_insn *in = d->insn;
+	const cs_x86 *x = &in->detail->x86;
+	const cs_x86_op *o = x->operands;
+	int dst, src;
+
+	if (!x->op_count || o[0].type != X86_OP_REG || (o[0].size != 4 && o[0].size != 8) ||
+	    (dst = gpr_dwarf(o[0].reg)) < 0)
+		return false;
+	*out = (struct btfi_insn_affine){ .dst = dst, .src = dst, .bytes = o[0].size };
+	switch (in->id) {
+	case X86_INS_INC:
+	case X86_INS_DEC:
+		if (x->op_count != 1)
+			return false;
+		out->off = in->id == X86_INS_INC ? 1 : -1;
+		return true;
+	case X86_INS_ADD:
+	case X86_INS_SUB:
+		if (x->op_count != 2 || o[1].type != X86_OP_IMM)
+			return false;
+		out->off = in->id == X86_INS_ADD ? o[1].imm : -o[1].imm;
+		return true;
+	case X86_INS_LEA:
+		if (x->op_count != 2 || o[1].type != X86_OP_MEM ||
+		    o[1].mem.segment != X86_REG_INVALID || o[1].mem.index != X86_REG_INVALID ||
+		    (src = gpr_dwarf(o[1].mem.base)) < 0)
+			return false;
+		out->src = src;
+		out->off = o[1].mem.disp;
+		return true;
+	case X86_INS_MOV:
+	case X86_INS_MOVZX:
+	case X86_INS_MOVSX:
+	case X86_INS_MOVSXD:
+		if (x->op_count != 2 || o[1].type != X86_OP_REG || (src = gpr_dwarf(o[1].reg)) < 0 ||
+		    (o[1].size != 1 && o[1].size != 2 && o[1].size != 4 && o[1].size != 8) ||
+		    o[1].reg == X86_REG_AH || o[1].reg == X86_REG_BH || o[1].reg == X86_REG_CH ||
+		    o[1].reg == X86_REG_DH)	/* bits 8-15: not the low byte */
+			return false;
+		out->src = src;
+		if (o[1].size < 8) {
+			out->ext = o[1].size < o[0].size ? o[1].size : o[0].size;
+			out->sgn = in->id == X86_INS_MOVSX || in->id == X86_INS_MOVSXD;
+		}
+		return true;
+	}
+	return false;
+}
+
+bool btfi_insn_affine_read(const struct btfi_insn_affine *a, uint32_t *size, bool *sgn)
+{
+	uint32_t n = *size ? *size : 8;
+
+	if (n > 8)
+		return false;
+	if (a->ext && n > a->ext) {
+		/* src's low ext bytes extended per a->sgn to a->bytes, zero above */
+		if (a->sgn && (n > a->bytes || (!*sgn && n < 8)))
+			return false;
+		*size = a->ext;
+		*sgn = a->sgn;
+	} else if (!a->ext && n > a->bytes) {	/* a 32-bit sum, zero-extended */
+		*size = a->bytes;
+		*sgn = false;
+	}
+	return true;
+}
+
 int btfi_insn_copy_source(const struct btfi_insn_step *st, uint32_t n, int reg, uint32_t size)
 {
 	if (reg < 0 || reg > 15)

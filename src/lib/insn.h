@@ -67,6 +67,31 @@ bool btfi_insn_copy(struct btfi_insn_dec *d, int *dst, int *src, uint32_t *bytes
 bool btfi_insn_load(struct btfi_insn_dec *d, int *dst, int *base, int64_t *disp,
 		    uint32_t *bytes, bool *sgn);
 
+/* dst = (src + off) as the instruction last decoded computes it
+ * (btfi_insn_affine()): `bytes` of the result are written (4: zero-extended
+ * to 64 bits); ext != 0: only src's low ext bytes are read, extended per
+ * sgn (movzx, movsx, movsxd, mov r32, r32), off is then 0. */
+struct btfi_insn_affine {
+	int8_t dst, src;	/* DWARF numbers */
+	uint8_t bytes, ext;
+	bool sgn;
+	int64_t off;
+};
+
+/* Does the instruction last decoded set a general register to another
+ * one's value (the same one for add/sub/inc/dec) plus a constant, or
+ * extended from its low bytes: lea disp(base) (no index, not rip), add or
+ * sub $imm, inc, dec, movzx/movsx/movsxd/mov between registers? 32- and
+ * 64-bit destinations only (narrower writes keep the upper bytes). */
+bool btfi_insn_affine(struct btfi_insn_dec *d, struct btfi_insn_affine *out);
+
+/* After instruction a, a value is the low `*size` bytes of a.dst extended
+ * per *sgn (a location's narrowed read, docs/FORMAT.md): which read of
+ * a.src + a.off before it gives the same value? *size and *sgn become
+ * that read's; false if none does (a sign extension into 32 bits read as
+ * 64, a signed read of an unsigned extension's upper bytes). */
+bool btfi_insn_affine_read(const struct btfi_insn_affine *a, uint32_t *size, bool *sgn);
+
 /* One instruction on a straight path, for btfi_insn_copy_source(). */
 struct btfi_insn_step {
 	uint32_t writes;		/* btfi_insn_writes() */

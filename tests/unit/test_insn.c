@@ -33,7 +33,61 @@ static const struct bytes
 	LD_INDEX = { "mov (%rax,%rcx,8),%rax", { 0x48, 0x8b, 0x04, 0xc8 }, 4 },
 	LD_FS = { "mov %fs:0x28,%rax", { 0x64, 0x48, 0x8b, 0x04, 0x25, 0x28, 0, 0, 0 }, 9 },
 	LD_RIP = { "mov 0x10(%rip),%rax", { 0x48, 0x8b, 0x05, 0x10, 0, 0, 0 }, 7 },
-	LD_AX = { "mov (%rdi),%ax", { 0x66, 0x8b, 0x07 }, 3 };
+	LD_AX = { "mov (%rdi),%ax", { 0x66, 0x8b, 0x07 }, 3 },
+	LEA_RBX = { "lea 0x70(%rbx),%rdi", { 0x48, 0x8d, 0x7b, 0x70 }, 4 },
+	LEA_EDI = { "lea 0x1(%rdi),%eax", { 0x8d, 0x47, 0x01 }, 3 },
+	ADD_ESI = { "add $0x3,%esi", { 0x83, 0xc6, 0x03 }, 3 },
+	ADD_RDI = { "add $0x66,%rdi", { 0x48, 0x83, 0xc7, 0x66 }, 4 },
+	SUB_R13 = { "sub $0x8,%r13", { 0x49, 0x83, 0xed, 0x08 }, 4 },
+	INC_R12D = { "inc %r12d", { 0x41, 0xff, 0xc4 }, 3 },
+	DEC_RBP = { "dec %rbp", { 0x48, 0xff, 0xcd }, 3 },
+	MOVSLQ_EBP = { "movslq %ebp,%rdi", { 0x48, 0x63, 0xfd }, 3 },
+	MOVZBL_AL = { "movzbl %al,%eax", { 0x0f, 0xb6, 0xc0 }, 3 },
+	MOVSBL_CL = { "movsbl %cl,%edx", { 0x0f, 0xbe, 0xd1 }, 3 },
+	MOVZBL_AH = { "movzbl %ah,%eax", { 0x0f, 0xb6, 0xc4 }, 3 },
+	LEA_INDEX = { "lea (%rax,%rax,2),%rax", { 0x48, 0x8d, 0x04, 0x40 }, 4 },
+	LEA_RIP = { "lea 0x10(%rip),%rax", { 0x48, 0x8d, 0x05, 0x10, 0, 0, 0 }, 7 },
+	ADD_RSI_RDX = { "add %rsi,%rdx", { 0x48, 0x01, 0xf2 }, 3 },
+	ADD_AX = { "add $0x1,%ax", { 0x66, 0x83, 0xc0, 0x01 }, 4 };
+
+/* btfi_insn_affine(): want dst < 0 for "not taken". */
+static void affine(struct btfi_insn_dec *d, const struct bytes *x, int dst, int src, int64_t off,
+		   uint32_t bytes, uint32_t ext, bool sgn)
+{
+	struct btfi_insn_affine a = { .dst = -1, .src = -1 };
+	struct btfi_insn in;
+	bool ok;
+
+	if (!CHECK(!btfi_insn_decode(d, x->b, x->n, 0x1000, &in) && in.len == x->n,
+		   "%s: not decoded", x->text))
+		return;
+	ok = btfi_insn_affine(d, &a);
+	if (CHECK(dst < 0 ? !ok : ok && a.dst == dst && a.src == src && a.off == off &&
+		  a.bytes == bytes && a.ext == ext && a.sgn == sgn,
+		  "%s: affine %d dst %d src %d off %lld bytes %u ext %u signed %d", x->text, ok,
+		  a.dst, a.src, (long long)a.off, a.bytes, a.ext, a.sgn))
+		printf("ok   %s: %s\n", x->text, dst < 0 ? "not taken" : "src + off");
+}
+
+/* btfi_insn_affine_read(): a read of (size, sgn) after x is which read
+ * of its source before it? want_size 0: none. */
+static void aread(struct btfi_insn_dec *d, const struct bytes *x, uint32_t size, bool sgn,
+		  uint32_t want_size, bool want_sgn)
+{
+	struct btfi_insn_affine a;
+	struct btfi_insn in;
+	bool ok;
+
+	if (!CHECK(!btfi_insn_decode(d, x->b, x->n, 0x1000, &in) && btfi_insn_affine(d, &a),
+		   "%s: no affine", x->text))
+		return;
+	ok = btfi_insn_affine_read(&a, &size, &sgn);
+	if (CHECK(want_size ? ok && size == want_size && sgn == want_sgn : !ok,
+		  "%s: read %d size %u signed %d, want %u %d", x->text, ok, size, sgn, want_size,
+		  want_sgn))
+		printf("ok   %s: read as %u bytes %s\n", x->text, want_size,
+		       !want_size ? "(none)" : want_sgn ? "signed" : "unsigned");
+}
 
 /* btfi_insn_load(): want dst < 0 for "not a load borrow_loc() takes". */
 static void load(struct btfi_insn_dec *d, const struct bytes *x, int dst, int base, int64_t disp,
@@ -150,6 +204,40 @@ int main(void)
 	load(d, &LD_RIP, -1, 0, 0, 0, false);	/* rip: no base register */
 	load(d, &LD_AX, -1, 0, 0, 0, false);	/* 16 bits: the rest of rax stays */
 	load(d, &MOV_RDI_RAX, -1, 0, 0, 0, false);
+	/* affine: DWARF rax 0, rdx 1, rcx 2, rbx 3, rsi 4, rdi 5, rbp 6 */
+	affine(d, &LEA_RBX, 5, 3, 0x70, 8, 0, false);
+	affine(d, &LEA_EDI, 0, 5, 1, 4, 0, false);
+	affine(d, &ADD_ESI, 4, 4, 3, 4, 0, false);
+	affine(d, &ADD_RDI, 5, 5, 0x66, 8, 0, false);
+	affine(d, &SUB_R13, 13, 13, -8, 8, 0, false);
+	affine(d, &INC_R12D, 12, 12, 1, 4, 0, false);
+	affine(d, &DEC_RBP, 6, 6, -1, 8, 0, false);
+	affine(d, &MOVSLQ_EBP, 5, 6, 0, 8, 4, true);
+	affine(d, &MOVZBL_AL, 0, 0, 0, 4, 1, false);
+	affine(d, &MOVSBL_CL, 1, 2, 0, 4, 1, true);
+	affine(d, &MOV_RDI_RAX, 0, 5, 0, 8, 0, false);
+	affine(d, &MOV_ESI_EAX, 0, 4, 0, 4, 4, false);
+	affine(d, &MOVZBL_AH, -1, 0, 0, 0, 0, false);	/* bits 8-15, not a low byte */
+	affine(d, &LEA_INDEX, -1, 0, 0, 0, 0, false);	/* two registers */
+	affine(d, &LEA_RIP, -1, 0, 0, 0, 0, false);	/* an address: btfi_insn_const() */
+	affine(d, &ADD_RSI_RDX, -1, 0, 0, 0, 0, false);
+	affine(d, &ADD_AX, -1, 0, 0, 0, 0, false);	/* 16 bits: the rest of rax stays */
+	affine(d, &LOAD_RAX, -1, 0, 0, 0, 0, false);
+	affine(d, &SHR_RSI, -1, 0, 0, 0, 0, false);
+	/* reads of the destination, as the source's */
+	aread(d, &LEA_RBX, 8, false, 8, false);		/* a pointer: the sum */
+	aread(d, &LEA_EDI, 4, true, 4, true);		/* an int: the sum's low half */
+	aread(d, &LEA_EDI, 8, false, 4, false);		/* a u64 of a 32-bit sum: zero-extended */
+	aread(d, &MOVSLQ_EBP, 8, true, 4, true);	/* SQLite's sqlite3_bind_int64(.., int) */
+	aread(d, &MOVSLQ_EBP, 8, false, 4, true);	/* u64 n = (int)x: sign-extended all the way */
+	aread(d, &MOVSLQ_EBP, 4, true, 4, true);
+	aread(d, &MOVZBL_AL, 4, true, 1, false);	/* sqlite3ErrStr(rc & 0xff) */
+	aread(d, &MOVZBL_AL, 1, false, 1, false);
+	aread(d, &MOVZBL_AL, 8, false, 1, false);	/* zero up to 64 bits */
+	aread(d, &MOVSBL_CL, 4, true, 1, true);
+	aread(d, &MOVSBL_CL, 2, false, 0, false);	/* u16 of (s8): not an extension of the byte */
+	aread(d, &MOVSBL_CL, 8, true, 0, false);	/* sign into 32 bits, zero above */
+	aread(d, &MOV_ESI_EAX, 8, false, 4, false);
 	btfi_insn_dec_free(d);
 	return check_done();
 }

@@ -1080,6 +1080,7 @@ struct borrow {
 	const struct entry_view *ev;
 	uint64_t lo[32], hi[32];	/* where its list has a location at all */
 	uint32_t nr;
+	const struct btfi_site *site;	/* the instance's */
 };
 
 /* Its location at addr (with the marker's view there); kind NONE if none. */
@@ -1266,6 +1267,75 @@ static bool reg_loaded(struct borrow *bc, const struct scan_cfg_step *st, uint32
 }
 
 /*
+ * Further on, the parameter is in register R and the way's last write of
+ * R (st[k]) computes it from a register S: S + k (lea k(S), add or sub
+ * $k, inc, dec) or S's low bytes extended (movzx, movsx, movsxd, mov r32).
+ * clang computes an argument inside the inlined body, after its first
+ * instruction (SQLite's sqlite3VdbeMemSetInt64(&aMem[1], ..): `lea
+ * 0x70(%rbx),%rdi`). If nothing on the way before it writes S, the probe
+ * reads the same value from S: REG|OFFSET or REG, narrowed to the bytes
+ * the instruction keeps (docs/FORMAT.md, "Narrowed values").
+ */
+/*
+ * Is the instruction at addr the caller's, computing an argument of the
+ * call: its line-table row is the call's line, or line 0 (clang's
+ * computations sunk past the body's first instruction) outside the
+ * instance's ranges? A line of the body is the body changing the
+ * parameter (SQLite's sqlite3BitvecTestNotNull: `i--;` is `lea -1(%r15),
+ * %edx`, and from there on i is edx: r15 - 1 is not the argument). The
+ * CU's line program is decoded (by libdw, once) only when this is asked.
+ */
+static bool arg_insn(struct borrow *bc, uint64_t addr)
+{
+	const struct btfi_site *site = bc->site;
+	Dwarf_Line *l = dwarf_getsrc_die(&bc->p->cudie, addr);
+	Dwarf_Addr la;
+	const char *f, *cf = site->call_file;
+	size_t nf, ncf;
+	int line;
+
+	if (!l || dwarf_lineaddr(l, &la) || dwarf_lineno(l, &line) || line < 0)
+		return false;
+	if (line == 0)
+		return !in_ranges(bc->p, addr);
+	if ((uint32_t)line != site->call_line || !cf || !(f = dwarf_linesrc(l, NULL, NULL)))
+		return false;
+	/* the same file, one name maybe relative: one ends the other at a '/' */
+	nf = strlen(f);
+	ncf = strlen(cf);
+	if (nf < ncf) {
+		const char *t = f;
+
+		f = cf, cf = t;
+		nf = ncf, ncf = strlen(cf);
+	}
+	return !strcmp(f + nf - ncf, cf) && (nf == ncf || f[nf - ncf - 1] == '/');
+}
+
+static bool reg_affine(struct borrow *bc, const struct scan_cfg_step *st, uint32_t k,
+		       struct btfi_loc *t)
+{
+	uint32_t w = 0, size = t->size;
+	struct btfi_insn_affine a;
+	bool sgn = t->is_signed;
+
+	if (t->kind != BTFI_LOC_KREG ||
+	    !scan_cfg_affine(bc->p->cfg, st[k].addr, t->reg, &a) || a.src > 15)
+		return false;
+	for (uint32_t m = st[k].from; m != UINT32_MAX; m = st[m].from)
+		w |= scan_cfg_writes(bc->p->cfg, st[m].addr);
+	if ((w >> a.src & 1) || !btfi_insn_affine_read(&a, &size, &sgn) ||
+	    !arg_insn(bc, st[k].addr))
+		return false;
+	t->kind = a.off ? BTFI_LOC_KREG_OFF : BTFI_LOC_KREG;
+	t->reg = a.src;
+	t->off = a.off;
+	t->size = size;
+	t->is_signed = sgn;
+	return true;
+}
+
+/*
  * A parameter with no location at the probe: DWARF often gives one a few
  * instructions on (clang starts a location after the instruction that
  * sets it) or before. On the probe's paths, a location whose registers
@@ -1274,11 +1344,13 @@ static bool reg_loaded(struct borrow *bc, const struct scan_cfg_step *st, uint32
  * that constant; at a loop head, the ways in are merged (borrow_join()).
  */
 static int borrow_loc(struct btfi_scan *s, struct scan_priv *p, const struct walk_ctx *ctx,
-		      Dwarf_Die *pdie, const struct btfi_param *prm, uint64_t addr,
+		      Dwarf_Die *pdie, const struct btfi_param *prm, uint32_t si,
 		      const struct entry_view *ev, struct btfi_loc *loc)
 {
 	enum { STEPS = 48 };
-	struct borrow bc = { .s = s, .p = p, .nv = *ctx, .pdie = pdie, .prm = prm, .ev = ev };
+	struct borrow bc = { .s = s, .p = p, .nv = *ctx, .pdie = pdie, .prm = prm, .ev = ev,
+			     .site = &s->sites[si] };
+	uint64_t addr = s->sites[si].addr;
 	struct scan_cfg_step st[STEPS];
 	struct btfi_loc t;
 	uint64_t val, b, e, base;
@@ -1333,6 +1405,10 @@ static int borrow_loc(struct btfi_scan *s, struct scan_priv *p, const struct wal
 			continue;
 		if (reg_loaded(&bc, st, k, &t)) {
 			s->probe.reg_load++;
+			goto found;
+		}
+		if (reg_affine(&bc, st, k, &t)) {
+			s->probe.reg_affine++;
 			goto found;
 		}
 		if (!scan_cfg_const(p->cfg, st[k].addr, t.reg, &val, &pcrel))
@@ -1423,7 +1499,7 @@ static int site_locs(struct btfi_scan *s, struct scan_priv *p, const struct walk
 		if (!err && l->kind == BTFI_LOC_NONE && l->reason == BTFI_R_NOT_AT_ADDR &&
 		    cfg_ok)
 			err = borrow_loc(s, p, &pctx, &child, &s->params[f->first_param + k],
-					 s->sites[si].addr, &ev, l);
+					 si, &ev, l);
 		if (!err && p->ceiling && !(s->sites[si].flags & BTFI_SITE_EXTRA))
 			err = reach_loc(s, p, &pctx, &child, &s->params[f->first_param + k],
 					s->sites[si].addr, l,

@@ -167,6 +167,9 @@ struct btfi_scan {
 						 * at the probe (mov R, R') */
 		uint32_t reg_load;		/* ... of them: memory a register is loaded
 						 * from later, nothing stored before */
+		uint32_t reg_affine;		/* ... of them: a register set later from one
+						 * at the probe, plus a constant or
+						 * extended (lea, add $k, movzx, ...) */
 		uint32_t join_view;		/* locations only views give, at a join:
 						 * not taken */
 		uint32_t unshared;		/* moved off another call's probe of the function */

@@ -963,6 +963,12 @@ bool scan_cfg_load(struct scan_cfg *c, uint64_t addr, uint32_t reg, uint32_t *ba
 	return true;
 }
 
+bool scan_cfg_affine(struct scan_cfg *c, uint64_t addr, uint32_t reg,
+		     struct btfi_insn_affine *out)
+{
+	return decode_at(c, addr) && btfi_insn_affine(c->dec, out) && (uint32_t)out->dst == reg;
+}
+
 void scan_cfg_step_facts(struct scan_cfg *c, uint64_t addr, struct btfi_insn_step *out)
 {
 	uint32_t i = c->state > 0 ? find_insn(c, addr) : NONE;

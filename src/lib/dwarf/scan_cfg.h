@@ -70,6 +70,10 @@ bool scan_cfg_const(struct scan_cfg *c, uint64_t addr, uint32_t reg, uint64_t *v
  * at base + disp (btfi_insn_load())? */
 bool scan_cfg_load(struct scan_cfg *c, uint64_t addr, uint32_t reg, uint32_t *base,
 		   int64_t *disp, uint32_t *bytes, bool *sgn);
+/* Does the instruction at addr set general register reg from another
+ * register plus a constant, or extended (btfi_insn_affine())? */
+bool scan_cfg_affine(struct scan_cfg *c, uint64_t addr, uint32_t reg,
+		     struct btfi_insn_affine *out);
 /* What a path walk needs of the instruction at addr (btfi_insn_copy_source()). */
 void scan_cfg_step_facts(struct scan_cfg *c, uint64_t addr, struct btfi_insn_step *out);
 /* Was the last build for this key? */
