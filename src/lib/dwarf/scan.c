@@ -958,6 +958,15 @@ static int fn_cfg(struct scan_priv *p, struct walk_ctx *ctx)
 	return !err;
 }
 
+/* The unit whose line table tells the per-call rule which instructions
+ * are line 0: none for a kernel, where libdw's decoded tables of every
+ * unit would cost about 110 MB more (the stats goal is 400 MB) and GCC
+ * puts no line-0 code inside instances. */
+static Dwarf_Die *lines_cu(struct scan_priv *p)
+{
+	return p->kernel ? NULL : &p->cudie;
+}
+
 /* The per-call policy for the instance whose ranges are in p->ranges:
  * ch->n == 0 keeps the fallback (entry-pc's address). */
 static int per_call(struct scan_priv *p, struct walk_ctx *ctx, const struct ranges_info *ri,
@@ -969,7 +978,7 @@ static int per_call(struct scan_priv *p, struct walk_ctx *ctx, const struct rang
 	r = fn_cfg(p, ctx);
 	if (r > 0)
 		scan_cfg_entries(p->cfg, p->ranges, p->nranges, ri->entry, ri->has_entry,
-				 fallback, !p->kernel, ch);
+				 fallback, !p->kernel, lines_cu(p), ch);
 	return r < 0 ? r : 0;
 }
 
@@ -1605,7 +1614,7 @@ static int do_inline(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
 			struct scan_cfg_choice alt;
 
 			scan_cfg_entries(p->cfg, p->ranges, p->nranges, 0, false, ch.addr[0],
-					 !p->kernel, &alt);
+					 !p->kernel, lines_cu(p), &alt);
 			if (alt.n && !taken_by_other(s, p, ctx, o->func, &alt)) {
 				ch = alt;
 				s->probe.unshared++;

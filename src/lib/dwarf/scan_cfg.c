@@ -39,6 +39,7 @@ struct cfg_insn {
 	uint32_t xe;			/* first of its jumps the code does not show, NONE */
 	uint32_t writes;		/* btfi_insn_writes(), once writes_known */
 	uint8_t len, flow;
+	uint8_t line;			/* 0 not asked, 1 line 0, 2 a line or unknown */
 	bool nop, refused, leader, writes_known;
 };
 
@@ -78,6 +79,7 @@ struct scan_cfg {
 	struct scan_range *fr;		uint32_t fr_cap;
 	uint32_t stamp;
 	const struct scan_xedge *xe;	uint32_t nxe;	/* the scan's, sorted */
+	Dwarf_Die *cu;			/* its line table, for the query; NULL */
 };
 
 int scan_cfg_new(struct scan_cfg **out)
@@ -680,7 +682,7 @@ static int find_irreducible(struct scan_cfg *c)
 				}
 			}
 			c->loops[l].n = c->nlblocks - c->loops[l].first;
-			/* edges from inside into a way in: next pass */
+			/* edges from inside into a way in: the next pass */
 			for (uint32_t j = 0; j < c->loops[l].n; j++) {
 				const struct cfg_block *bl = &c->blocks[c->lblocks[c->loops[l].first + j]];
 
@@ -1170,6 +1172,22 @@ moved:
 	return j;
 }
 
+/* Is instruction i at line 0 in the line table: code the compiler
+ * attributes to no source line (clang's merged and shared code)? */
+static bool line0(struct scan_cfg *c, uint32_t i)
+{
+	struct cfg_insn *in = &c->insns[i];
+
+	if (!in->line) {
+		Dwarf_Line *l = c->cu ? dwarf_getsrc_die(c->cu, in->addr) : NULL;
+		Dwarf_Addr a;
+		int n;
+
+		in->line = l && !dwarf_lineaddr(l, &a) && !dwarf_lineno(l, &n) && n == 0 ? 1 : 2;
+	}
+	return in->line == 1;
+}
+
 /* Is instruction i reached only through a jump table (or from nowhere
  * seen)? */
 static bool by_table(const struct scan_cfg *c, uint32_t i)
@@ -1187,11 +1205,40 @@ static bool by_table(const struct scan_cfg *c, uint32_t i)
 	return bl->npred > 0;
 }
 
+/* Does the way in at e run only line-0 code of the instance and then
+ * leave it (followed while the way is one path)? clang puts code it
+ * shares between paths inside an instance's range at line 0
+ * (sqlite3Utf8Read's `mov %rdx,%rbp; jmp`, the macro's A++ on the ASCII
+ * path): no call of this instance runs through it. A line-0 instruction
+ * that leads into the body's lines is the body's (setGetterMethod's
+ * `lea 0x110(%r15),%rax` before `lea getPageNormal`). */
+static bool line0_only(struct scan_cfg *c, uint32_t e, uint32_t stamp)
+{
+	uint32_t i = e, steps = 0;
+
+	while (steps++ < 64) {
+		const struct cfg_block *bl = &c->blocks[c->insns[i].blk];
+
+		for (; i < bl->first + bl->n; i++) {
+			if (c->imark[i] != stamp)
+				return i != e;		/* left the instance */
+			if (!c->insns[i].nop && c->insns[i].flow < BTFI_FLOW_JUMP && !line0(c, i))
+				return false;
+		}
+		if (bl->nsucc != 1 || c->succs[bl->succ] & BACK)
+			return false;
+		i = c->blocks[c->succs[bl->succ]].first;
+	}
+	return false;
+}
+
 /* Does the code the instance runs from entry e on hold some work: two
- * instructions of it that are neither jumps nor padding? One alone is
- * code the compiler shares with the caller (GCC's `xor %eax,%eax` for both
- * the caller's 0 and the body's; clang's line-0 instructions inside the
- * instance's range on a jump-table path), not a way into the call. */
+ * instructions of it that are neither jumps, padding nor line 0? One
+ * alone is code the compiler shares with the caller (GCC's `xor
+ * %eax,%eax` for both the caller's 0 and the body's), and clang's line-0
+ * instructions inside an instance's range are code it shares between
+ * paths (a lone `movl $0,0x34(%rsp)` of sqlite3GenerateConstraintChecks,
+ * the skip path of `if (..) f()`): not ways into the call. */
 static bool does_work(struct scan_cfg *c, uint32_t e, uint32_t stamp, uint16_t D)
 {
 	uint32_t sp = 0, mark = ++c->stamp, work = 0, seen = 0;
@@ -1205,7 +1252,7 @@ static bool does_work(struct scan_cfg *c, uint32_t e, uint32_t stamp, uint16_t D
 		seen++;
 		for (; i < bl->first + bl->n; i++)
 			if (c->imark[i] == stamp && !c->insns[i].nop &&
-			    c->insns[i].flow < BTFI_FLOW_JUMP && ++work >= 2)
+			    c->insns[i].flow < BTFI_FLOW_JUMP && !line0(c, i) && ++work >= 2)
 				return true;
 		for (uint32_t k = 0; k < bl->nsucc; k++) {
 			uint32_t s = c->succs[bl->succ + k];
@@ -1293,7 +1340,7 @@ static uint32_t first_ones(struct scan_cfg *c, uint32_t stamp, uint16_t D, uint3
 
 void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t nr,
 		      uint64_t marker, bool has_marker, uint64_t fallback, bool refuse,
-		      struct scan_cfg_choice *out)
+		      Dwarf_Die *cu, struct scan_cfg_choice *out)
 {
 	uint32_t stamp, i, k, mi = NONE, fi, ent[SCAN_CFG_MAX_ENTRIES], pre[SCAN_CFG_MAX_ENTRIES], nent;
 	uint16_t D = 0;
@@ -1302,6 +1349,7 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 	memset(out, 0, sizeof(*out));
 	if (c->state <= 0)
 		return;
+	c->cu = cu;
 	stamp = ++c->stamp;
 	for (k = 0; k < nr; k++)
 		for (i = lower_insn(c, r[k].lo); i < c->ninsns && c->insns[i].addr < r[k].hi; i++) {
@@ -1310,14 +1358,35 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 		}
 	if (!any)
 		return;
-	/* depth of the call: the loops around it that hold its code */
-	for (k = 0; k < nr; k++)
-		for (i = lower_insn(c, r[k].lo); i < c->ninsns && c->insns[i].addr < r[k].hi; i++) {
-			uint16_t d = ext_depth(c, c->insns[i].blk, stamp);
+	/*
+	 * Depth of the call: the loops around it that hold its code, where
+	 * it has two instructions of work. One lone instruction deeper is
+	 * one clang shares with a later call's code (sqlite3FindTable's
+	 * sqlite3HashFind: `test %r11b,%r11b` of the attached-db loop's
+	 * lookups, 0x2384c, in the first lookup's ranges), not the call.
+	 */
+	{
+		uint16_t top = 0, d;
+		uint32_t n = 0;			/* work at depth d */
 
-			if (d > D)
-				D = d;
+		for (k = 0; k < nr; k++)
+			for (i = lower_insn(c, r[k].lo); i < c->ninsns && c->insns[i].addr < r[k].hi; i++) {
+				d = ext_depth(c, c->insns[i].blk, stamp);
+				if (d > top)
+					top = d;
+			}
+		for (d = top + 1; d-- > 0 && n < 2;) {
+			n = 0;
+			for (k = 0; k < nr; k++)
+				for (i = lower_insn(c, r[k].lo);
+				     i < c->ninsns && c->insns[i].addr < r[k].hi; i++)
+					n += ext_depth(c, c->insns[i].blk, stamp) == d &&
+						!c->insns[i].nop && c->insns[i].flow < BTFI_FLOW_JUMP;
+			D = d;
 		}
+		if (n < 2)
+			D = top;
+	}
 	/* the compiler's entry marker counts if it runs once per call there */
 	if (has_marker && (mi = find_insn(c, marker)) != NONE &&
 	    (ext_depth(c, c->insns[mi].blk, stamp) != D ||
@@ -1384,7 +1453,7 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 		uint32_t keep = 0;
 
 		for (k = 0; k < nent; k++)
-			if (ent[k] == mi || (mi == NONE && !by_table(c, pre[k])) ||
+			if (ent[k] == mi || (mi == NONE && !by_table(c, pre[k]) && !line0_only(c, pre[k], stamp)) ||
 			    does_work(c, pre[k], stamp, D)) {
 				pre[keep] = pre[k];
 				ent[keep++] = ent[k];

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <elfutils/libdw.h>
 #include "dwarf/scan.h"
 #include "insn.h"
 
@@ -37,11 +38,12 @@ int scan_cfg_build(struct scan_cfg *c, struct scan_priv *p, uint64_t key,
 		   const struct scan_range *r, uint32_t nr, uint64_t entry);
 /* The addresses where calls enter the instance with code in r[0..nr)
  * (sorted, non-empty), given the compiler's entry marker (entry_pc) if
- * has_marker; off instructions uprobes refuse if `refuse`. out->n == 0:
- * no answer (use the fallback). */
+ * has_marker; off instructions uprobes refuse if `refuse`; cu (or NULL)
+ * the unit whose line table says which instructions are line 0. out->n
+ * == 0: no answer (use the fallback). */
 void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t nr,
 		      uint64_t marker, bool has_marker, uint64_t fallback, bool refuse,
-		      struct scan_cfg_choice *out);
+		      Dwarf_Die *cu, struct scan_cfg_choice *out);
 /* Instructions near addr on its paths, nearest first, into st[0..max).
  * Forward: addr itself (st[0]), then what may run next, both ways at a
  * branch (not around a loop); back: what ran before it on its one path
