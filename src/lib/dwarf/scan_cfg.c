@@ -1300,6 +1300,46 @@ static bool must_reach(struct scan_cfg *c, uint32_t a, uint32_t b, uint32_t stam
 	return true;
 }
 
+/* The ways into e's block that x does not reach, when each is a block
+ * whose only successor is e's (not a back edge): their last instructions
+ * in out[], their number; 0 if there is none, e does not start its block,
+ * one of them is a branch (an edge, no address of its own), or x's block
+ * ends in a branch of the caller's (x is code hoisted above it, not the
+ * call's own decision). A join both reach is no way in of either: GCC's
+ * tail duplication (sqlite3VdbeSerialTypeLen's integer path reloads
+ * serial_type and falls into the table lookup the entry's `>= 128` test
+ * also jumps to) and a shared result (sqlite3_column_text's `return 0`). */
+static uint32_t bypass_preds(struct scan_cfg *c, uint32_t x, uint32_t e, uint32_t stamp,
+			     uint16_t D, uint32_t *out, uint32_t max)
+{
+	const struct cfg_block *eb = &c->blocks[c->insns[e].blk];
+	const struct cfg_block *xb = &c->blocks[c->insns[x].blk];
+	uint32_t lx = xb->first + xb->n - 1, n = 0;
+
+	if (eb->first != e ||
+	    (c->insns[lx].flow == BTFI_FLOW_CJUMP && c->imark[lx] != stamp))
+		return 0;
+	for (uint32_t k = 0; k < eb->npred; k++) {
+		uint32_t q = c->preds[eb->pred + k], lq, i;
+		const struct cfg_block *qb = &c->blocks[q];
+
+		if (qb->dead)
+			continue;
+		lq = qb->first + qb->n - 1;
+		if (reaches(c, x, lq, stamp, D))
+			continue;
+		if (qb->nsucc != 1 || (c->succs[qb->succ] & BACK) || n == max ||
+		    ext_depth(c, q, stamp) != D)
+			return 0;
+		for (i = lq + 1; i-- > qb->first && c->insns[i].refused;)
+			;
+		if (i + 1 == qb->first)
+			return 0;
+		out[n++] = i;
+	}
+	return n;
+}
+
 /* The first instruction of the instance at depth D (or the marker) on
  * every path from the root, in ent[] (at most SCAN_CFG_MAX_ENTRIES: else
  * returns that + 1). */
@@ -1345,6 +1385,7 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 	uint32_t stamp, i, k, mi = NONE, fi, ent[SCAN_CFG_MAX_ENTRIES], pre[SCAN_CFG_MAX_ENTRIES], nent;
 	uint16_t D = 0;
 	bool any = false, preloop = false, again;
+	uint32_t nrepl = 0;
 
 	memset(out, 0, sizeof(*out));
 	if (c->state <= 0)
@@ -1438,6 +1479,23 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 
 				if (i == k || (ent[i] != ent[k] && !reaches(c, ent[k], ent[i], stamp, D)))
 					continue;
+				/* a later one only some of the earlier's paths meet, also
+				 * entered past the earlier: probe those other ways in */
+				if (ent[i] != ent[k] && nrepl < 16 &&
+				    !must_reach(c, ent[k], ent[i], stamp, D)) {
+					uint32_t bp[4], nb = bypass_preds(c, ent[k], ent[i], stamp, D, bp, 4);
+
+					if (nb && nent - 1 + nb <= SCAN_CFG_MAX_ENTRIES) {
+						if (ent[i] == mi)
+							mi = NONE;
+						ent[i] = pre[i] = bp[0];
+						for (uint32_t b = 1; b < nb; b++, nent++)
+							ent[nent] = pre[nent] = bp[b];
+						nrepl++;
+						again = true;
+						continue;
+					}
+				}
 				if (ent[i] != ent[k] && (ent[k] == mi ||
 				    (ent[i] != mi && !must_reach(c, ent[k], ent[i], stamp, D) &&
 				     does_work(c, ent[k], stamp, D))))
