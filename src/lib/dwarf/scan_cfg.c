@@ -1401,10 +1401,12 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 		return;
 	/*
 	 * Depth of the call: the loops around it that hold its code, where
-	 * it has two instructions of work. One lone instruction deeper is
-	 * one clang shares with a later call's code (sqlite3FindTable's
-	 * sqlite3HashFind: `test %r11b,%r11b` of the attached-db loop's
-	 * lookups, 0x2384c, in the first lookup's ranges), not the call.
+	 * it has two instructions of work (a test and its branch count:
+	 * selectExpander's cannotBeFunction is `testb; jne` in the loop). One
+	 * lone instruction deeper is one clang shares with a later call's
+	 * code (sqlite3FindTable's sqlite3HashFind: `test %r11b,%r11b` of the
+	 * attached-db loop's lookups, 0x2384c, in the first lookup's ranges),
+	 * not the call.
 	 */
 	{
 		uint16_t top = 0, d;
@@ -1422,7 +1424,8 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 				for (i = lower_insn(c, r[k].lo);
 				     i < c->ninsns && c->insns[i].addr < r[k].hi; i++)
 					n += ext_depth(c, c->insns[i].blk, stamp) == d &&
-						!c->insns[i].nop && c->insns[i].flow < BTFI_FLOW_JUMP;
+						!c->insns[i].nop && (c->insns[i].flow < BTFI_FLOW_JUMP ||
+						c->insns[i].flow == BTFI_FLOW_CJUMP);
 			D = d;
 		}
 		if (n < 2)
