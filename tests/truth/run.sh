@@ -4,7 +4,8 @@
 # same compiler at -O0.
 #   tests/truth/run.sh           every reached inlined function (`make truth`)
 #   tests/truth/run.sh --quick   fixtures + at most $TRUTH_CAP (default 40)
-#                                SQLite functions per compiler (t_truth.sh)
+#                                SQLite functions per compiler, and those in
+#                                $TRUTH_INCLUDE (t_truth.sh)
 #   TRUTH_ONLY=f,g tests/truth/run.sh   SQLite only, just these functions
 # Environment: BUILD (default build), BTFI_CACHE (cache root, as
 # tests/data/fetch-kernel.sh), TRUTH_OUT (directory for the JSON results).
@@ -53,6 +54,6 @@ python3 tests/truth/truth.py --name sqlite --cap $cap --list $list \
 	--build gcc="$dir/sqlite-O0-gcc,$dir/sqlite-O2-gcc" \
 	--build clang="$dir/sqlite-O0-clang,$dir/sqlite-O2-clang" \
 	--btfinline "$BTFINLINE" --protos "$PROTOS" --cache "$CACHE/results" \
-	--json "$out/sqlite.json" --expect tests/truth/expected ${TRUTH_ONLY:+--only "$TRUTH_ONLY"} -- 1
+	--json "$out/sqlite.json" --expect tests/truth/expected ${TRUTH_ONLY:+--only "$TRUTH_ONLY"} ${TRUTH_INCLUDE:+--include "$TRUTH_INCLUDE"} -- 1
 r=$?; [ $r -gt $rc ] && rc=$r
 exit $rc

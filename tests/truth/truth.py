@@ -1163,6 +1163,7 @@ def main():
     ap.add_argument("--cache", required=True)
     ap.add_argument("--json", help="write the full result here")
     ap.add_argument("--only", help="trace just these functions (comma-separated; for examining pairs)")
+    ap.add_argument("--include", help="trace these functions (comma-separated) besides the capped set")
     ap.add_argument("--list", type=int, default=15, help="mismatched pairs listed per compiler")
     ap.add_argument("--expect", help="known mismatches: lines PROGRAM CC count|value FUNC LINE # why")
     ap.add_argument("args", nargs="*", help="the program's arguments")
@@ -1196,6 +1197,10 @@ def main():
                         break
                 cc.n_reached = None if a.cap and len(reach) < len(inl) else len(reached)
                 funcs = reached[:a.cap] if a.cap else reached
+                if a.include:
+                    want = [f for f in inl if f in a.include.split(",") and f not in funcs]
+                    reach.update(truth.reach(want))
+                    funcs += [f for f in want if any(reach[f].get(s["where"], 0) for s in cc.sites[f] if s["code"])]
                 tcalls = truth.calls(funcs, reach)
                 ool = cc.ool_calls(funcs, truth.params)
                 cc.trace(funcs)
