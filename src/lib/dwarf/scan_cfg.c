@@ -155,6 +155,33 @@ static int cmp_range(const void *a, const void *b)
 	return x->lo < y->lo ? -1 : x->lo > y->lo;
 }
 
+/* Functions that do not return, by name: a call of one ends the path (the
+ * next bytes are another block's, often a jump target: falling into it
+ * made a cycle that is not there, glibc's __libc_malloc around its
+ * __libc_message call). DWARF's DW_AT_noreturn is on declarations, not on
+ * the definitions a call's target names. */
+static bool noreturn_name(const char *n)
+{
+	static const char *const names[] = {
+		"abort", "exit", "_exit", "_Exit", "quick_exit", "__assert_fail",
+		"__assert_perror_fail", "__stack_chk_fail", "__fortify_fail",
+		"__chk_fail", "__libc_fatal", "__libc_message", "__malloc_assert",
+		"longjmp", "siglongjmp", "_longjmp", "__longjmp_chk", "pthread_exit",
+		"err", "errx", "verr", "verrx", "__cxa_throw", "__cxa_rethrow",
+		"_Unwind_Resume", "__cxa_bad_cast", "__cxa_pure_virtual",
+		/* kernel */
+		"panic", "do_exit", "do_group_exit", "make_task_dead", "kthread_exit",
+		"do_task_dead", "rewind_stack_and_make_dead", "usercopy_abort",
+		"fortify_panic", "__ubsan_handle_builtin_unreachable",
+		"cpu_startup_entry", "machine_real_restart", "stop_this_cpu",
+	};
+
+	for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++)
+		if (!strcmp(n, names[k]))
+			return true;
+	return false;
+}
+
 static int decode(struct scan_cfg *c, struct scan_priv *p)
 {
 	for (uint32_t k = 0; k < c->nblocks; k++) {	/* nblocks = nranges here */
@@ -180,9 +207,15 @@ static int decode(struct scan_cfg *c, struct scan_priv *p)
 				ci->len = 1;	/* not code: nothing follows it */
 				ci->flow = BTFI_FLOW_STOP;
 			} else {
+				const struct btfi_sym *sym;
+
 				ci->len = in.len;
 				ci->flow = in.flow;
 				ci->target = in.target;
+				if (in.flow == BTFI_FLOW_CALL && in.target &&
+				    (sym = btfi_syms_at(&p->syms, in.target)) &&
+				    sym->addr == in.target && noreturn_name(sym->name))
+					ci->flow = BTFI_FLOW_STOP;
 				ci->nop = in.nop;
 				ci->refused = in.uprobe_refusal != NULL;
 			}

@@ -18,7 +18,7 @@ struct scan_priv;
 struct scan_range;
 struct scan_cfg;
 
-#define SCAN_CFG_MAX_ENTRIES 8
+#define SCAN_CFG_MAX_ENTRIES 16
 
 struct scan_cfg_choice {
 	uint64_t addr[SCAN_CFG_MAX_ENTRIES];
