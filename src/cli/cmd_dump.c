@@ -43,9 +43,14 @@ struct dump {
 	 * (the format keeps no reason). Scanned once, before any output. */
 	const char *why_path;
 	struct debug_opts dbg;		/* where that DWARF (and .symtab) is */
-	struct btfi_scan *scan;
-	uint32_t *scan_by_addr;		/* scan sites with an address, by addr */
-	uint32_t nscan_by_addr;
+	/* [0] the default probe policy's scan, [1] entry-pc's (a blob encoded
+	 * with --probe=entry-pc has other addresses), loaded when asked */
+	struct why_scan {
+		struct btfi_scan *scan;
+		uint32_t *by_addr;	/* its sites with an address, by addr */
+		uint32_t n;
+		bool tried;
+	} ws[2];
 	/* --format=perf|bpftrace: a kernel image (kprobes), or the binary's
 	 * absolute path (a uprobe target). */
 	bool kernel;
@@ -261,16 +266,20 @@ static void symtab_open_any(struct dump *d)
 	free(dp);
 }
 
-/* Scan why_path and index its sites by address; false: logged. */
-static bool why_load(struct dump *d)
+/* Scan why_path with probe policy `policy` into w and index its sites by
+ * address; false: logged. */
+static bool why_load(struct dump *d, struct why_scan *w, int policy)
 {
-	BTFI_OPTS(btfi_scan_opts, so, .debug_file = d->dbg.file, .debug_dirs = d->dbg.dirs);
+	BTFI_OPTS(btfi_scan_opts, so, .debug_file = d->dbg.file, .debug_dirs = d->dbg.dirs,
+		  .probe_policy = policy);
 
-	if (btfi_scan_open(d->why_path, &so, &d->scan))
+	w->tried = true;
+	if (btfi_scan_open(d->why_path, &so, &w->scan))
 		return false;	/* the scan logged "btfinline: FILE: problem" */
-	debug_opts_report(&d->dbg, d->why_path, d->scan);
-	d->scan_by_addr = btfi_scan_sites_by_addr(d->scan, &d->nscan_by_addr);
-	if (!d->scan_by_addr) {
+	if (w == &d->ws[0])
+		debug_opts_report(&d->dbg, d->why_path, w->scan);
+	w->by_addr = btfi_scan_sites_by_addr(w->scan, &w->n);
+	if (!w->by_addr) {
 		fprintf(stderr, "btfinline: %s: out of memory\n", d->why_path);
 		return false;
 	}
@@ -289,13 +298,13 @@ static bool why_addr(struct dump *d, const struct btfinline_site *s, uint64_t *a
 	*addr = site_addr(d, s, &known);
 	if (known)
 		return true;
-	if (elf_getshdrstrndx(d->scan->elf, &shstrndx))
+	if (elf_getshdrstrndx(d->ws[0].scan->elf, &shstrndx))
 		return false;
-	while ((scn = elf_nextscn(d->scan->elf, scn))) {
+	while ((scn = elf_nextscn(d->ws[0].scan->elf, scn))) {
 		GElf_Shdr sh;
 		const char *nm;
 
-		if (gelf_getshdr(scn, &sh) && (nm = elf_strptr(d->scan->elf, shstrndx, sh.sh_name)) &&
+		if (gelf_getshdr(scn, &sh) && (nm = elf_strptr(d->ws[0].scan->elf, shstrndx, sh.sh_name)) &&
 		    !strcmp(nm, want)) {
 			*addr = sh.sh_addr + s->offset;
 			return true;
@@ -304,19 +313,15 @@ static bool why_addr(struct dump *d, const struct btfinline_site *s, uint64_t *a
 	return false;
 }
 
-/* Why parameter k of site s (of function name) has no location, from
- * DWARF; NULL if --why is off or the site is not found there. */
-static const char *why(struct dump *d, const char *name, const struct btfinline_site *s, int k)
+/* Parameter k of the site of function name at addr in scan w: its
+ * reason, "not_encodable", or NULL if w has no such site. */
+static const char *why_in(const struct why_scan *w, const char *name, uint64_t addr, int k)
 {
-	const struct btfi_scan *sc;
-	uint64_t addr;
-	uint32_t lo;
+	const struct btfi_scan *sc = w->scan;
 
-	if (!d->scan_by_addr || !why_addr(d, s, &addr))
-		return NULL;
-	sc = d->scan;
-	for (lo = btfi_scan_sites_at(sc, d->scan_by_addr, d->nscan_by_addr, addr); lo < d->nscan_by_addr && sc->sites[d->scan_by_addr[lo]].addr == addr; lo++) {
-		const struct btfi_site *x = &sc->sites[d->scan_by_addr[lo]];
+	for (uint32_t lo = btfi_scan_sites_at(sc, w->by_addr, w->n, addr);
+	     lo < w->n && sc->sites[w->by_addr[lo]].addr == addr; lo++) {
+		const struct btfi_site *x = &sc->sites[w->by_addr[lo]];
 		const struct btfi_loc *l;
 
 		if (strcmp(sc->funcs[x->func].name, name) || (uint32_t)k >= x->nlocs)
@@ -326,6 +331,23 @@ static const char *why(struct dump *d, const char *name, const struct btfinline_
 		return l->kind == BTFI_LOC_NONE ? btfi_reason_str(l->reason) : "not_encodable";
 	}
 	return NULL;
+}
+
+/* Why parameter k of site s (of function name) has no location, from
+ * DWARF; NULL if --why is off or the site is not found there (at the
+ * default policy's addresses, else at entry-pc's). */
+static const char *why(struct dump *d, const char *name, const struct btfinline_site *s, int k)
+{
+	const char *r;
+	uint64_t addr;
+
+	if (!d->ws[0].by_addr || !why_addr(d, s, &addr))
+		return NULL;
+	if ((r = why_in(&d->ws[0], name, addr, k)))
+		return r;
+	if (!d->ws[1].tried && !why_load(d, &d->ws[1], BTFI_PROBE_ENTRY_PC))
+		return NULL;
+	return d->ws[1].by_addr ? why_in(&d->ws[1], name, addr, k) : NULL;
 }
 
 /* Sites s[0..n) of one function, all of them or those at one address. */
@@ -689,7 +711,7 @@ static int cmd_dump(int argc, char **argv)
 		return 1;	/* the reader logged "FILE: problem" */
 	}
 	/* Before any output: a file without DWARF is one error line. */
-	if (d.why_path && !why_load(&d)) {
+	if (d.why_path && !why_load(&d, &d.ws[0], BTFI_PROBE_DEFAULT)) {
 		rc = 1;
 		goto out;
 	}
@@ -726,8 +748,10 @@ static int cmd_dump(int argc, char **argv)
 out:
 	btfi_symtab_close(&d.st);
 	btfinline__free(d.bi);
-	btfi_scan_free(d.scan);
-	free(d.scan_by_addr);
+	for (int w = 0; w < 2; w++) {
+		btfi_scan_free(d.ws[w].scan);
+		free(d.ws[w].by_addr);
+	}
 	return rc;
 }
 
