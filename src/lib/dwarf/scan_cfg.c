@@ -1359,7 +1359,7 @@ static uint32_t bypass_preds(struct scan_cfg *c, uint32_t x, uint32_t e, uint32_
 		if (qb->dead)
 			continue;
 		lq = qb->first + qb->n - 1;
-		if (reaches(c, x, lq, stamp, D))
+		if (q == c->insns[x].blk || reaches(c, x, lq, stamp, D))
 			continue;
 		if (qb->nsucc != 1 || (c->succs[qb->succ] & BACK) || n == max ||
 		    ext_depth(c, q, stamp) != D)
