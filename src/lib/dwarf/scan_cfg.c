@@ -1145,12 +1145,24 @@ static bool reaches(struct scan_cfg *c, uint32_t a, uint32_t b, uint32_t stamp, 
 	return false;
 }
 
+/* The last instruction of block b that a uprobe takes, NONE if none: a
+ * probe there runs exactly when the block's way out is taken. */
+static uint32_t last_taken(const struct scan_cfg *c, uint32_t b)
+{
+	const struct cfg_block *bl = &c->blocks[b];
+
+	for (uint32_t i = bl->first + bl->n; i-- > bl->first;)
+		if (!c->insns[i].refused)
+			return i;
+	return NONE;
+}
+
 /* Before the loop inside the instance that entry e heads: the last
  * instruction of its only way in, if that block leads nowhere else. */
 static uint32_t before_loop(struct scan_cfg *c, uint32_t l)
 {
-	const struct cfg_block *h = &c->blocks[c->loops[l].header], *pb;
-	uint32_t from = NONE, k, i;
+	const struct cfg_block *h = &c->blocks[c->loops[l].header];
+	uint32_t from = NONE, k;
 
 	for (k = 0; k < h->npred; k++) {
 		uint32_t q = c->preds[h->pred + k];
@@ -1166,11 +1178,7 @@ static uint32_t before_loop(struct scan_cfg *c, uint32_t l)
 	}
 	if (from == NONE || c->blocks[from].nsucc != 1 || h->root || c->loops[l].multi)
 		return NONE;
-	pb = &c->blocks[from];
-	for (i = pb->first + pb->n; i-- > pb->first;)
-		if (!c->insns[i].refused)
-			return i;
-	return NONE;
+	return last_taken(c, from);
 }
 
 /* Off padding, and off instructions uprobes refuse if `refuse` (user
@@ -1203,6 +1211,13 @@ static uint32_t settle(struct scan_cfg *c, uint32_t i, struct scan_cfg_choice *o
 moved:
 	out->refused_moved = true;
 	return j;
+}
+
+/* An instruction of work: neither padding nor a jump (a branch alone
+ * decides, it does not compute). */
+static bool work_insn(const struct cfg_insn *in)
+{
+	return !in->nop && in->flow < BTFI_FLOW_JUMP;
 }
 
 /* Is instruction i at line 0 in the line table: code the compiler
@@ -1255,7 +1270,7 @@ static bool line0_only(struct scan_cfg *c, uint32_t e, uint32_t stamp)
 		for (; i < bl->first + bl->n; i++) {
 			if (c->imark[i] != stamp)
 				return i != e;		/* left the instance */
-			if (!c->insns[i].nop && c->insns[i].flow < BTFI_FLOW_JUMP && !line0(c, i))
+			if (work_insn(&c->insns[i]) && !line0(c, i))
 				return false;
 		}
 		if (bl->nsucc != 1 || c->succs[bl->succ] & BACK)
@@ -1284,8 +1299,8 @@ static bool does_work(struct scan_cfg *c, uint32_t e, uint32_t stamp, uint16_t D
 
 		seen++;
 		for (; i < bl->first + bl->n; i++)
-			if (c->imark[i] == stamp && !c->insns[i].nop &&
-			    c->insns[i].flow < BTFI_FLOW_JUMP && !line0(c, i) && ++work >= 2)
+			if (c->imark[i] == stamp && work_insn(&c->insns[i]) && !line0(c, i) &&
+			    ++work >= 2)
 				return true;
 		for (uint32_t k = 0; k < bl->nsucc; k++) {
 			uint32_t s = c->succs[bl->succ + k];
@@ -1353,7 +1368,7 @@ static uint32_t bypass_preds(struct scan_cfg *c, uint32_t x, uint32_t e, uint32_
 	    (c->insns[lx].flow == BTFI_FLOW_CJUMP && c->imark[lx] != stamp))
 		return 0;
 	for (uint32_t k = 0; k < eb->npred; k++) {
-		uint32_t q = c->preds[eb->pred + k], lq, i;
+		uint32_t q = c->preds[eb->pred + k], lq;
 		const struct cfg_block *qb = &c->blocks[q];
 
 		if (qb->dead)
@@ -1364,11 +1379,9 @@ static uint32_t bypass_preds(struct scan_cfg *c, uint32_t x, uint32_t e, uint32_
 		if (qb->nsucc != 1 || (c->succs[qb->succ] & BACK) || n == max ||
 		    ext_depth(c, q, stamp) != D)
 			return 0;
-		for (i = lq + 1; i-- > qb->first && c->insns[i].refused;)
-			;
-		if (i + 1 == qb->first)
+		if ((out[n] = last_taken(c, q)) == NONE)
 			return 0;
-		out[n++] = i;
+		n++;
 	}
 	return n;
 }
@@ -1457,8 +1470,8 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 				for (i = lower_insn(c, r[k].lo);
 				     i < c->ninsns && c->insns[i].addr < r[k].hi; i++)
 					n += ext_depth(c, c->insns[i].blk, stamp) == d &&
-						!c->insns[i].nop && (c->insns[i].flow < BTFI_FLOW_JUMP ||
-						c->insns[i].flow == BTFI_FLOW_CJUMP);
+						(work_insn(&c->insns[i]) ||
+						 c->insns[i].flow == BTFI_FLOW_CJUMP);
 			D = d;
 		}
 		if (n < 2)
@@ -1512,13 +1525,14 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 		for (k = 0; k < nent && !again; k++)
 			for (i = 0; i < nent && !again; i++) {
 				uint32_t drop = k;
+				bool some;	/* only some paths from ent[k] meet ent[i] */
 
 				if (i == k || (ent[i] != ent[k] && !reaches(c, ent[k], ent[i], stamp, D)))
 					continue;
+				some = ent[i] != ent[k] && !must_reach(c, ent[k], ent[i], stamp, D);
 				/* a later one only some of the earlier's paths meet, also
 				 * entered past the earlier: probe those other ways in */
-				if (ent[i] != ent[k] && nrepl < 16 &&
-				    !must_reach(c, ent[k], ent[i], stamp, D)) {
+				if (some && nrepl < 16) {
 					uint32_t bp[4], nb = bypass_preds(c, ent[k], ent[i], stamp, D, bp, 4);
 
 					if (nb && nent - 1 + nb <= SCAN_CFG_MAX_ENTRIES) {
@@ -1533,8 +1547,7 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 					}
 				}
 				if (ent[i] != ent[k] && (ent[k] == mi ||
-				    (ent[i] != mi && !must_reach(c, ent[k], ent[i], stamp, D) &&
-				     does_work(c, ent[k], stamp, D))))
+				    (ent[i] != mi && some && does_work(c, ent[k], stamp, D))))
 					drop = i;
 				ent[drop] = ent[--nent];
 				pre[drop] = pre[nent];
