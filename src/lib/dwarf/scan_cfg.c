@@ -1286,16 +1286,23 @@ static bool line0_only(struct scan_cfg *c, uint32_t e, uint32_t stamp)
  * %eax,%eax` for both the caller's 0 and the body's), and clang's line-0
  * instructions inside an instance's range are code it shares between
  * paths (a lone `movl $0,0x34(%rsp)` of sqlite3GenerateConstraintChecks,
- * the skip path of `if (..) f()`): not ways into the call. */
-static bool does_work(struct scan_cfg *c, uint32_t e, uint32_t stamp, uint16_t D)
+ * the skip path of `if (..) f()`): not ways into the call. `near`: breadth
+ * first, the code next to e first (whether a way in does work: a
+ * depth-first walk went deep into the caller and stopped at the cap
+ * before the body one jump away, gcc's sqlite3WalkExprList 0x6e256);
+ * else depth first, as the choice between two entries on one path was
+ * measured (clang's sqlite3Strlen30 at 90748 keeps its later entry only
+ * because that walk ends in the caller: docs/DESIGN.md). */
+static bool does_work(struct scan_cfg *c, uint32_t e, uint32_t stamp, uint16_t D, bool near)
 {
-	uint32_t sp = 0, mark = ++c->stamp, work = 0, seen = 0;
+	uint32_t head = 0, sp = 0, mark = ++c->stamp, work = 0, seen = 0;
 
 	c->work[sp++] = c->insns[e].blk;
 	c->blocks[c->insns[e].blk].seen = mark;
-	while (sp && seen < 64) {
-		const struct cfg_block *bl = &c->blocks[c->work[--sp]];
-		uint32_t i = bl == &c->blocks[c->insns[e].blk] ? e : bl->first;
+	while (head < sp && seen < 64) {
+		uint32_t b = c->work[near ? head++ : --sp];
+		const struct cfg_block *bl = &c->blocks[b];
+		uint32_t i = b == c->insns[e].blk ? e : bl->first;
 
 		seen++;
 		for (; i < bl->first + bl->n; i++)
@@ -1547,7 +1554,7 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 					}
 				}
 				if (ent[i] != ent[k] && (ent[k] == mi ||
-				    (ent[i] != mi && some && does_work(c, ent[k], stamp, D))))
+				    (ent[i] != mi && some && does_work(c, ent[k], stamp, D, false))))
 					drop = i;
 				ent[drop] = ent[--nent];
 				pre[drop] = pre[nent];
@@ -1561,7 +1568,7 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 
 		for (k = 0; k < nent; k++)
 			if (ent[k] == mi || (mi == NONE && !by_table(c, pre[k]) && !line0_only(c, pre[k], stamp)) ||
-			    does_work(c, pre[k], stamp, D)) {
+			    does_work(c, pre[k], stamp, D, true)) {
 				pre[keep] = pre[k];
 				ent[keep++] = ent[k];
 			}
