@@ -1393,6 +1393,57 @@ static uint32_t bypass_preds(struct scan_cfg *c, uint32_t x, uint32_t e, uint32_
 	return n;
 }
 
+/* The marker m's block ends in the instance's test, and a later entry e
+ * that other ways (edges: branches of the caller's that know the test's
+ * outcome) also enter heads one of its two successors: the first
+ * instruction of the other successor, if only m's block leads there (a
+ * probe there and at e then meets each call once: through the test, or
+ * past it); NONE if not. gcc's pagerUnlockDb: the caller's path with the
+ * file known closed falls into 0x1c02a past the marker's `isOpen()` test,
+ * whose `je` also goes there. */
+static uint32_t marker_exit(struct scan_cfg *c, uint32_t m, uint32_t e, uint32_t stamp,
+			    uint16_t D, const uint32_t *ent, uint32_t nent)
+{
+	const struct cfg_block *mb = &c->blocks[c->insns[m].blk];
+	uint32_t last = mb->first + mb->n - 1, s1, s2, f;
+
+	if (c->insns[last].flow != BTFI_FLOW_CJUMP || c->imark[last] != stamp ||
+	    mb->nsucc != 2 || (c->succs[mb->succ] & BACK) || (c->succs[mb->succ + 1] & BACK))
+		return NONE;
+	s1 = c->succs[mb->succ];
+	s2 = c->succs[mb->succ + 1];
+	if (c->blocks[s2].first == e) {
+		uint32_t t = s1;
+
+		s1 = s2;
+		s2 = t;
+	}
+	f = c->blocks[s2].first;
+	if (c->blocks[s1].first != e || s1 == s2 || c->blocks[s2].npred != 1 ||
+	    c->blocks[s2].root || c->blocks[s2].dead || ext_depth(c, s2, stamp) != D ||
+	    inner_loop(c, s2, stamp) != NONE || reaches(c, f, e, stamp, D) ||
+	    !does_work(c, e, stamp, D, true))
+		return NONE;
+	for (uint32_t k = 0; k < c->blocks[s1].npred; k++) {
+		uint32_t q = c->preds[c->blocks[s1].pred + k], lq;
+
+		if (q == c->insns[m].blk || c->blocks[q].dead)
+			continue;
+		/* a way that decides between e and the marker for every call
+		 * reaching the marker is the caller's choice whether to call
+		 * (putVarint32's `v < 0x80` store, cross-jumped with the
+		 * body's): not a way into the call */
+		if (dominates(c, q, c->insns[m].blk))
+			return NONE;
+		/* e a join that another entry's code also reaches */
+		lq = c->blocks[q].first + c->blocks[q].n - 1;
+		for (uint32_t j = 0; j < nent; j++)
+			if (ent[j] != m && ent[j] != e && reaches(c, ent[j], lq, stamp, D))
+				return NONE;
+	}
+	return f;
+}
+
 /* The first instruction of the instance at depth D (or the marker) on
  * every path from the root, in ent[] (at most SCAN_CFG_MAX_ENTRIES: else
  * returns that + 1). */
@@ -1438,7 +1489,7 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 	uint32_t stamp, i, k, mi = NONE, fi, ent[SCAN_CFG_MAX_ENTRIES], pre[SCAN_CFG_MAX_ENTRIES], nent;
 	uint16_t D = 0;
 	bool any = false, preloop = false, again;
-	uint32_t nrepl = 0;
+	uint32_t nrepl = 0, ms = NONE;	/* ms: the marker's other exit */
 
 	memset(out, 0, sizeof(*out));
 	if (c->state <= 0)
@@ -1531,7 +1582,7 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 		again = false;
 		for (k = 0; k < nent && !again; k++)
 			for (i = 0; i < nent && !again; i++) {
-				uint32_t drop = k;
+				uint32_t drop = k, x;
 				bool some;	/* only some paths from ent[k] meet ent[i] */
 
 				if (i == k || (ent[i] != ent[k] && !reaches(c, ent[k], ent[i], stamp, D)))
@@ -1553,6 +1604,17 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 						continue;
 					}
 				}
+				/* the marker's test, and its other exit: each call
+				 * meets one of the two ways on */
+				if (some && ent[k] == mi && nrepl < 16 &&
+				    (x = marker_exit(c, pre[k], pre[i], stamp, D, pre, nent)) != NONE) {
+					pre[k] = ms = x;
+					ent[k] = settle(c, x, out, refuse);
+					mi = NONE;
+					nrepl++;
+					again = true;
+					continue;
+				}
 				if (ent[i] != ent[k] && (ent[k] == mi ||
 				    (ent[i] != mi && some && does_work(c, ent[k], stamp, D, false))))
 					drop = i;
@@ -1567,7 +1629,8 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 		uint32_t keep = 0;
 
 		for (k = 0; k < nent; k++)
-			if (ent[k] == mi || (mi == NONE && !by_table(c, pre[k]) && !line0_only(c, pre[k], stamp)) ||
+			if (ent[k] == mi || pre[k] == ms ||
+			    (mi == NONE && ms == NONE && !by_table(c, pre[k]) && !line0_only(c, pre[k], stamp)) ||
 			    does_work(c, pre[k], stamp, D, true)) {
 				pre[keep] = pre[k];
 				ent[keep++] = ent[k];
