@@ -1280,13 +1280,30 @@ static bool line0_only(struct scan_cfg *c, uint32_t e, uint32_t stamp)
 	return false;
 }
 
+/* Does instruction i load a register from memory (the body reading a
+ * field: gcc's sqlite3FindCollSeq with zColl NULL is `p = db->pDfltColl`,
+ * one load), rather than set a constant (`xor %eax,%eax`, shared with the
+ * caller's 0) or copy a register? */
+static bool loads(struct scan_cfg *c, uint32_t i)
+{
+	int dst, base;
+	int64_t disp;
+	uint32_t bytes;
+	bool sgn;
+
+	return decode_at(c, c->insns[i].addr) &&
+	       btfi_insn_load(c->dec, &dst, &base, &disp, &bytes, &sgn);
+}
+
 /* Does the code the instance runs from entry e on hold some work: two
  * instructions of it that are neither jumps, padding nor line 0? One
  * alone is code the compiler shares with the caller (GCC's `xor
  * %eax,%eax` for both the caller's 0 and the body's), and clang's line-0
  * instructions inside an instance's range are code it shares between
  * paths (a lone `movl $0,0x34(%rsp)` of sqlite3GenerateConstraintChecks,
- * the skip path of `if (..) f()`): not ways into the call. `near`: breadth
+ * the skip path of `if (..) f()`): not ways into the call. A lone load is
+ * (`near` only): a body whose work on that path is reading one field
+ * (gcc's tail-duplicated `return p->nOp`, sqlite3VdbeCurrentAddr). `near`: breadth
  * first, the code next to e first (whether a way in does work: a
  * depth-first walk went deep into the caller and stopped at the cap
  * before the body one jump away, gcc's sqlite3WalkExprList 0x6e256);
@@ -1295,7 +1312,7 @@ static bool line0_only(struct scan_cfg *c, uint32_t e, uint32_t stamp)
  * because that walk ends in the caller: docs/DESIGN.md). */
 static bool does_work(struct scan_cfg *c, uint32_t e, uint32_t stamp, uint16_t D, bool near)
 {
-	uint32_t head = 0, sp = 0, mark = ++c->stamp, work = 0, seen = 0;
+	uint32_t head = 0, sp = 0, mark = ++c->stamp, work = 0, seen = 0, one = NONE;
 
 	c->work[sp++] = c->insns[e].blk;
 	c->blocks[c->insns[e].blk].seen = mark;
@@ -1306,9 +1323,11 @@ static bool does_work(struct scan_cfg *c, uint32_t e, uint32_t stamp, uint16_t D
 
 		seen++;
 		for (; i < bl->first + bl->n; i++)
-			if (c->imark[i] == stamp && work_insn(&c->insns[i]) && !line0(c, i) &&
-			    ++work >= 2)
-				return true;
+			if (c->imark[i] == stamp && work_insn(&c->insns[i]) && !line0(c, i)) {
+				if (++work >= 2)
+					return true;
+				one = i;
+			}
 		for (uint32_t k = 0; k < bl->nsucc; k++) {
 			uint32_t s = c->succs[bl->succ + k];
 
@@ -1318,7 +1337,7 @@ static bool does_work(struct scan_cfg *c, uint32_t e, uint32_t stamp, uint16_t D
 			c->work[sp++] = s;
 		}
 	}
-	return false;
+	return near && one != NONE && loads(c, one);
 }
 
 /* Does every path from instruction a run instruction b before the call
