@@ -1463,6 +1463,84 @@ static uint32_t marker_exit(struct scan_cfg *c, uint32_t m, uint32_t e, uint32_t
 	return f;
 }
 
+/* Does every path from i meet code of the instance that e also reaches
+ * (the body both ways go on to)? */
+static bool rejoins(struct scan_cfg *c, uint32_t i, uint32_t e, uint32_t stamp, uint16_t D)
+{
+	uint32_t head = 0, sp = 0, mark = ++c->stamp, n = 0, cand[16];
+
+	c->work[sp++] = c->insns[i].blk;
+	c->blocks[c->insns[i].blk].seen = mark;
+	while (head < sp && head < 64 && n < 16) {
+		const struct cfg_block *bl = &c->blocks[c->work[head++]];
+
+		if (head > 1)
+			for (uint32_t j = bl->first; j < bl->first + bl->n; j++)
+				if (in_c(c, j, stamp, D)) {
+					cand[n++] = j;
+					break;
+				}
+		for (uint32_t k = 0; k < bl->nsucc; k++) {
+			uint32_t s = c->succs[bl->succ + k];
+
+			if (s & BACK || c->blocks[s].seen == mark || ext_depth(c, s, stamp) < D)
+				continue;
+			c->blocks[s].seen = mark;
+			c->work[sp++] = s;
+		}
+	}
+	/* reaches() takes the walk's stamp: ask once the walk is done */
+	for (uint32_t k = 0; k < n; k++)
+		if (reaches(c, e, cand[k], stamp, D) && must_reach(c, i, cand[k], stamp, D))
+			return true;
+	return false;
+}
+
+/* Entry x, dropped against a later e it reaches through a branch of the
+ * caller's that ends x's block (x is code hoisted above that decision):
+ * the first code of the instance on the branch's other way, if that way
+ * is one path (blocks of one successor) and does not meet e; NONE if not.
+ * and goes on into code of the body that e also reaches (else it is the
+ * caller's other path, with code the compiler shares: glibc's
+ * _IO_wfile_seekoff loads fp->_wide_data's fields for do_ftell_wide and
+ * for its own seek). gcc's whereRangeScanEst: `nOut = pLoop->nOut`
+ * (0x652f9) before line 172141's jne to the marker's path; the other
+ * side, 0x6530d, is the body's code the upper-bound-only calls run, and
+ * jumps into the body at 0x64e43. */
+static uint32_t hoisted_other(struct scan_cfg *c, uint32_t x, uint32_t e, uint32_t stamp,
+			      uint16_t D)
+{
+	const struct cfg_block *xb = &c->blocks[c->insns[x].blk];
+	uint32_t last = xb->first + xb->n - 1, found = NONE;
+
+	if (c->insns[last].flow != BTFI_FLOW_CJUMP || c->imark[last] == stamp || xb->nsucc != 2)
+		return NONE;
+	for (uint32_t k = 0; k < 2; k++) {
+		uint32_t s = c->succs[xb->succ + k], steps = 0, i = NONE;
+
+		if (s & BACK)
+			return NONE;
+		while (steps++ < 16 && ext_depth(c, s, stamp) == D) {
+			const struct cfg_block *bl = &c->blocks[s];
+
+			for (uint32_t j = bl->first; j < bl->first + bl->n && i == NONE; j++)
+				if (in_c(c, j, stamp, D))
+					i = j;
+			if (i != NONE || bl->nsucc != 1 || (c->succs[bl->succ] & BACK) ||
+			    c->blocks[c->succs[bl->succ]].npred != 1)
+				break;
+			s = c->succs[bl->succ];
+		}
+		if (i == NONE || i == e || reaches(c, i, e, stamp, D) || reaches(c, e, i, stamp, D) ||
+		    !rejoins(c, i, e, stamp, D))
+			continue;
+		if (found != NONE)
+			return NONE;
+		found = i;
+	}
+	return found;
+}
+
 /* The first instruction of the instance at depth D (or the marker) on
  * every path from the root, in ent[] (at most SCAN_CFG_MAX_ENTRIES: else
  * returns that + 1). */
@@ -1637,6 +1715,14 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 				if (ent[i] != ent[k] && (ent[k] == mi ||
 				    (ent[i] != mi && some && does_work(c, ent[k], stamp, D, false))))
 					drop = i;
+				if (drop == k && some && ent[k] != mi && nrepl < 16 &&
+				    (x = hoisted_other(c, pre[k], pre[i], stamp, D)) != NONE) {
+					pre[k] = x;
+					ent[k] = settle(c, x, out, refuse);
+					nrepl++;
+					again = true;
+					continue;
+				}
 				ent[drop] = ent[--nent];
 				pre[drop] = pre[nent];
 				again = true;
