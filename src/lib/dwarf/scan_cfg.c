@@ -1674,6 +1674,10 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 	 * sqlite3_value_bytes) or the earlier does no work of the call (a
 	 * test on one way in: clang's sqlite3Strlen30), else the earlier (the
 	 * later is a join other code takes too: clang's sqlite3BtreeLast).
+	 * An earlier one that runs only line-0 code of the instance and leaves
+	 * it is no way into the call (line0_only(), as for the ways kept
+	 * below): clang's sqlite3DbRealloc at 0x70d10 leads round the caller's
+	 * loop to the real entry 0x70cce; sqlite3PagerBegin's `xor; jmp`.
 	 */
 	do {
 		again = false;
@@ -1713,7 +1717,8 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 					continue;
 				}
 				if (ent[i] != ent[k] && (ent[k] == mi ||
-				    (ent[i] != mi && some && does_work(c, ent[k], stamp, D, false))))
+				    (ent[i] != mi && some && does_work(c, ent[k], stamp, D, false) &&
+				     (mi != NONE || !line0_only(c, pre[k], stamp)))))
 					drop = i;
 				if (drop == k && some && ent[k] != mi && nrepl < 16 &&
 				    (x = hoisted_other(c, pre[k], pre[i], stamp, D)) != NONE) {
