@@ -969,8 +969,8 @@ static Dwarf_Die *lines_cu(struct scan_priv *p)
 
 /* The per-call policy for the instance whose ranges are in p->ranges:
  * ch->n == 0 keeps the fallback (entry-pc's address). */
-static int per_call(struct scan_priv *p, struct walk_ctx *ctx, const struct ranges_info *ri,
-		    uint64_t fallback, struct scan_cfg_choice *ch)
+static int per_call(struct scan_priv *p, struct walk_ctx *ctx, Dwarf_Die *die,
+		    const struct ranges_info *ri, uint64_t fallback, struct scan_cfg_choice *ch)
 {
 	int r;
 
@@ -978,7 +978,7 @@ static int per_call(struct scan_priv *p, struct walk_ctx *ctx, const struct rang
 	r = fn_cfg(p, ctx);
 	if (r > 0)
 		scan_cfg_entries(p->cfg, p->ranges, p->nranges, ri->entry, ri->has_entry,
-				 fallback, !p->kernel, lines_cu(p), ch);
+				 fallback, !p->kernel, lines_cu(p), die, ch);
 	return r < 0 ? r : 0;
 }
 
@@ -1605,7 +1605,7 @@ static int do_inline(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
 		s->entry_pc.nocode++;
 	}
 	if (ri.any && p->policy == BTFI_PROBE_PER_CALL) {
-		err = per_call(p, ctx, &ri, site->addr, &ch);
+		err = per_call(p, ctx, die, &ri, site->addr, &ch);
 		if (err)
 			return err;
 		/* Two calls of f, one probe: one event for both. GCC can put
@@ -1614,7 +1614,7 @@ static int do_inline(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
 			struct scan_cfg_choice alt;
 
 			scan_cfg_entries(p->cfg, p->ranges, p->nranges, 0, false, ch.addr[0],
-					 !p->kernel, lines_cu(p), &alt);
+					 !p->kernel, lines_cu(p), die, &alt);
 			if (alt.n && !taken_by_other(s, p, ctx, o->func, &alt)) {
 				ch = alt;
 				s->probe.unshared++;
