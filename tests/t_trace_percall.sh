@@ -154,3 +154,10 @@ echo "ok   gcc: 3 split parts of acct, counted apart, no site; depth_sum's inlin
 n=$("$BTFINLINE" stats --json "$FIXTURES/percall-gcc/libpercall.so" | python3 -c 'import json,sys; print(json.load(sys.stdin)["entry_pc"]["nocode"])')
 [ "$n" -ge 2 ] || { echo "FAIL: gcc: $n instances without code probed, expected getx's 2"; exit 1; }
 echo "ok   gcc: $n instances without code probed at their entry_pc"
+# vreg's copies are counted apart: clang's three after the first, GCC none (it keeps the loop).
+for cc in gcc clang; do
+	want=0; [ $cc = clang ] && want=3
+	n=$("$BTFINLINE" stats --json "$FIXTURES/percall-$cc/libpercall.so" | python3 -c 'import json,sys; print(json.load(sys.stdin)["per_call"]["copies"])')
+	[ "$n" = $want ] || { echo "FAIL: $cc: stats per_call.copies $n, expected $want (vreg's unrolled copies)"; exit 1; }
+done
+echo "ok   stats per_call.copies: clang 3 (vreg), gcc 0"

@@ -1626,6 +1626,7 @@ static int do_inline(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
 		if (ch.n) {
 			site->addr = ch.addr[0];
 			s->probe.extra_addrs += ch.n - 1;
+			s->probe.copies += ch.copies;
 			s->probe.nop_skipped += ch.nop_skipped;
 			s->probe.refused_moved += ch.refused_moved;
 		}

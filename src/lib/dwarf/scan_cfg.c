@@ -20,7 +20,9 @@
  * call. The call runs once per iteration of the innermost loop around it
  * that holds code of the instance: the instance's instructions at that
  * depth are the ones that run per call, and the entries are the first of
- * them on each path from the root. scan_cfg_entries() says the rest.
+ * them on each path from the root; copies of the call that loop unrolling
+ * left under the same DIE are found from the line table (copy_of()).
+ * scan_cfg_entries() says the rest.
  */
 #include <dwarf.h>
 #include <errno.h>
@@ -1709,6 +1711,7 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 		uint32_t n0 = nent;
 
 		nent = copies(c, pre[k], stamp, D, pre, nent, SCAN_CFG_MAX_ENTRIES);
+		out->copies += nent - n0;
 		for (; n0 < nent; n0++)
 			ent[n0] = settle(c, pre[n0], out, refuse);
 	}

@@ -23,6 +23,7 @@ struct scan_cfg;
 struct scan_cfg_choice {
 	uint64_t addr[SCAN_CFG_MAX_ENTRIES];
 	uint32_t n;
+	uint32_t copies;	/* of them: unrolled copies of the call (copy_of()) */
 	uint8_t how;		/* enum btfi_probe_how */
 	bool nop_skipped;	/* padding before the first real instruction skipped */
 	bool refused_moved;	/* moved off an instruction uprobes refuse */
