@@ -849,7 +849,7 @@ static int walk_children(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *pa
 			 struct walk_ctx *ctx);
 
 static int add_ool(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
-		   uint64_t entry, uint32_t *func)
+		   uint64_t entry, uint32_t *func, uint32_t *origin)
 {
 	Dwarf_Attribute a;
 	Dwarf_Die root = *die, ref;
@@ -866,6 +866,7 @@ static int add_ool(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
 	if (err)
 		return err;
 	*func = p->origins[oi].func;
+	*origin = oi;
 	f = &s->funcs[*func];
 	f->nool++;
 	if (!f->ool_addr)
@@ -877,11 +878,52 @@ static int add_ool(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
 	return 0;
 }
 
+static int site_locs(struct btfi_scan *s, struct scan_priv *p, const struct walk_ctx *ctx,
+		     Dwarf_Die *die, const struct ranges_info *ri, const struct scan_origin *o,
+		     uint32_t si);
+static int new_site(struct btfi_scan *s, struct scan_priv *p, const struct btfi_func *f,
+		    uint32_t from, bool any, uint32_t *out);
+
+/*
+ * A GCC clone of f (f.isra.N, f.constprop.N) is f's whole body with
+ * another ABI: its calls are calls of f that f's entry never sees, and
+ * its arguments are where the clone's DWARF says at its entry, not where
+ * the calling convention puts f's. One site of f there, like an inline
+ * site (gdb and perf probe stop in clones too; pahole leaves out the
+ * FUNC of a clone whose parameters the ABI change dropped).
+ */
+static int clone_site(struct btfi_scan *s, struct scan_priv *p, const struct walk_ctx *ctx,
+		      Dwarf_Die *die, uint32_t oi)
+{
+	const struct scan_origin *o = &p->origins[oi];
+	struct btfi_func *f = &s->funcs[o->func];
+	struct ranges_info ri = { 0 };
+	struct btfi_site *site;
+	uint32_t si;
+	int err;
+
+	if (!btfi_syms_clone_at(&p->syms, ctx->caller_addr, f->name))
+		return 0;
+	err = new_site(s, p, f, NO_IDX, true, &si);
+	if (err)
+		return err;
+	site = &s->sites[si];
+	site->func = o->func;
+	site->caller = ctx->caller;
+	site->caller_addr = site->addr = ctx->caller_addr;
+	site->shndx = addr_shndx(p, site->addr);
+	site->flags = BTFI_SITE_CLONE;
+	f->nclones++;
+	s->clone_entries++;
+	return site_locs(s, p, ctx, die, &ri, o, si);
+}
+
 static int do_subprogram(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die)
 {
 	struct walk_ctx ctx = { .site = NO_IDX, .caller = NO_IDX, .scope_func = NO_IDX };
 	bool has_code;
 	uint64_t entry;
+	uint32_t oi;
 	int err;
 
 	/* Declarations and abstract instance trees hold no instances. */
@@ -889,13 +931,16 @@ static int do_subprogram(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *di
 		return 0;
 	entry = func_entry(p, die, &has_code);
 	if (has_code) {
-		err = add_ool(s, p, die, entry, &ctx.caller);
+		err = add_ool(s, p, die, entry, &ctx.caller, &oi);
 		if (err)
 			return err;
 		ctx.caller_addr = entry;
 		ctx.scope_func = ctx.caller;
 		ctx.fn = *die;
 		ctx.fn_valid = true;
+		err = clone_site(s, p, &ctx, die, oi);
+		if (err)
+			return err;
 	}
 	if (!dwarf_haschildren(die))
 		return 0;

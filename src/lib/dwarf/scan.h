@@ -37,6 +37,7 @@ struct btfi_func {
 	uint32_t nsites;	/* inline instances */
 	uint32_t nsites_noaddr;	/* ... of which without any code address */
 	uint32_t nool;		/* out-of-line (concrete) copies */
+	uint32_t nclones;	/* ... of them GCC clones probed (BTFI_SITE_CLONE) */
 	uint64_t ool_addr;	/* entry of one out-of-line copy, 0 if none */
 	bool has_symbol;	/* some out-of-line copy has an ELF symbol */
 	bool is_external;
@@ -55,6 +56,11 @@ enum {
 	/* No code of its own: probed at its DW_AT_entry_pc, an instruction
 	 * of the caller (as perf probe and gdb do). */
 	BTFI_SITE_NOCODE = 1 << 2,
+	/* Not an inline instance: the entry of a GCC clone of the function
+	 * (f.isra.N, f.constprop.N; another ABI, the whole body), with the
+	 * parameters' locations there from the clone's DWARF. Every call of
+	 * the clone is a call of f that f's own entry does not see. */
+	BTFI_SITE_CLONE = 1 << 3,
 };
 
 struct btfi_site {
@@ -66,7 +72,8 @@ struct btfi_site {
 	uint32_t nlocs;		/* == funcs[func].nparams */
 	const char *call_file;	/* may be NULL */
 	uint32_t call_line;
-	uint16_t depth;		/* 1 = directly in an out-of-line function */
+	uint16_t depth;		/* 1 = directly in an out-of-line function
+				 * (0: a clone's entry) */
 	uint16_t shndx;		/* ELF section holding addr, 0 if none */
 	uint8_t flags;		/* BTFI_SITE_* */
 	uint8_t how;		/* enum btfi_probe_how (per-call policy) */
@@ -175,6 +182,7 @@ struct btfi_scan {
 		uint32_t unshared;		/* moved off another call's probe of the function */
 	} probe;
 	uint32_t split_parts;	/* instances flagged BTFI_SITE_SPLIT */
+	uint32_t clone_entries;	/* sites flagged BTFI_SITE_CLONE (not instances) */
 	/* Parameter locations (per address) from a later view of the probe
 	 * address: none at its own view (locviews.h). */
 	uint32_t next_view;
@@ -220,6 +228,9 @@ struct btfi_stats {
 	 * instance can be probed (any / carryable), instances with one for
 	 * every parameter */
 	uint64_t ceil_any, ceil_params, ceil_instances;
+	/* GCC clones' entries (BTFI_SITE_CLONE): sites, not instances, so
+	 * apart from every figure above; their parameters, located ones */
+	uint64_t clone_entries, clone_params, clone_params_located;
 	double secs;
 };
 /* max_instances != 0: leave out functions with more instances (Treyer's
