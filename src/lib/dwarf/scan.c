@@ -182,19 +182,24 @@ static void find_loc_sections(struct btfi_scan *s, struct scan_priv *p)
 /* ---- types and functions ---- */
 
 /* Byte size and signedness of a type, cached by DIE offset. */
-static void type_info(struct scan_priv *p, Dwarf_Die *type, uint32_t *size, bool *is_signed)
+/* Size and signedness of a type, and whether the SysV ABI passes it in
+ * one general register when it fits (integer, pointer, enum: *int_cls). */
+static void type_info(struct scan_priv *p, Dwarf_Die *type, uint32_t *size, bool *is_signed,
+		      bool *int_cls)
 {
 	Dwarf_Off off = die_key(p, type);
 	Dwarf_Die peeled, ut;
-	Dwarf_Word sz = 0, enc;
+	Dwarf_Word sz = 0, enc = 0;
 	Dwarf_Attribute a;
 	uint32_t v;
-	bool sgn = false;
+	bool sgn = false, ic;
 	int tag;
 
 	if (u64map_get(&p->types, off, &v)) {
-		*size = v & 0x7fffffff;
+		*size = v & 0x3fffffff;
 		*is_signed = v >> 31;
+		if (int_cls)
+			*int_cls = v >> 30 & 1;
 		return;
 	}
 	if (dwarf_peel_type(type, &peeled))
@@ -210,12 +215,19 @@ static void type_info(struct scan_priv *p, Dwarf_Die *type, uint32_t *size, bool
 	    dwarf_formref_die(dwarf_attr(&peeled, DW_AT_type, &a), &ut) &&
 	    !dwarf_peel_type(&ut, &ut))
 		peeled = ut;
+	ic = tag == DW_TAG_pointer_type || tag == DW_TAG_reference_type ||
+	     tag == DW_TAG_rvalue_reference_type || tag == DW_TAG_enumeration_type;
 	if (dwarf_tag(&peeled) == DW_TAG_base_type &&
-	    !dwarf_formudata(dwarf_attr(&peeled, DW_AT_encoding, &a), &enc))
+	    !dwarf_formudata(dwarf_attr(&peeled, DW_AT_encoding, &a), &enc)) {
 		sgn = enc == DW_ATE_signed || enc == DW_ATE_signed_char;
-	*size = sz > 0x7fffffff ? 0 : (uint32_t)sz;
+		ic |= enc == DW_ATE_signed || enc == DW_ATE_signed_char || enc == DW_ATE_unsigned ||
+		      enc == DW_ATE_unsigned_char || enc == DW_ATE_boolean;
+	}
+	*size = sz > 0x3fffffff ? 0 : (uint32_t)sz;
 	*is_signed = sgn;
-	u64map_put(&p->types, off, *size | (uint32_t)sgn << 31);
+	if (int_cls)
+		*int_cls = ic;
+	u64map_put(&p->types, off, *size | (uint32_t)ic << 30 | (uint32_t)sgn << 31);
 }
 
 static const char *die_name(Dwarf_Die *die)
@@ -356,23 +368,31 @@ static int resolve_origin(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *r
 		f->die_off = off;
 		f->first_param = s->nparams;
 		f->nparams = n;
-		if (dwarf_formref_die(dwarf_attr_integrate(root, DW_AT_type, &a), &tdie))
+		if (dwarf_formref_die(dwarf_attr_integrate(root, DW_AT_type, &a), &tdie)) {
+			uint32_t size;
+			bool sgn, ic;
+
 			f->ret_type_off = die_key(p, &tdie);
+			type_info(p, &tdie, &size, &sgn, &ic);
+			/* returned in memory: the caller passes where in rdi */
+			f->ret_in_mem = !ic && size > 16;
+		}
 		if (!dwarf_formflag(dwarf_attr_integrate(root, DW_AT_external, &a), &ext))
 			f->is_external = ext;
 		for (i = 0; i < n; i++) {
 			struct btfi_param *prm = &s->params[s->nparams++];
 			uint32_t size = 0;
-			bool sgn = false;
+			bool sgn = false, ic = false;
 
 			if (p->tmp[i].type_off &&
 			    dwarf_formref_die(dwarf_attr_integrate(&p->tmp[i].die, DW_AT_type, &a),
 					      &tdie))
-				type_info(p, &tdie, &size, &sgn);
+				type_info(p, &tdie, &size, &sgn, &ic);
 			prm->name = p->tmp[i].name;
 			prm->type_off = p->tmp[i].type_off;
 			prm->size = size;
 			prm->is_signed = sgn;
+			prm->int_cls = ic;
 		}
 		err = funcmap_insert(p, h, fi);
 		if (err)
@@ -608,7 +628,7 @@ static int resolve_converts(struct scan_priv *p, Dwarf_Attribute *a, Dwarf_Op *o
 			if (dwarf_getlocation_die(a, &ops[i], &t) ||
 			    dwarf_tag(&t) != DW_TAG_base_type)
 				continue;
-			type_info(p, &t, &p->convs[n].size, &p->convs[n].is_signed);
+			type_info(p, &t, &p->convs[n].size, &p->convs[n].is_signed, NULL);
 			if (!p->convs[n].size)
 				continue;
 		}
@@ -885,14 +905,38 @@ static int new_site(struct btfi_scan *s, struct scan_priv *p, const struct btfi_
 		    uint32_t from, bool any, uint32_t *out);
 
 /*
- * A GCC clone of f (f.isra.N, f.constprop.N) is f's whole body with
- * another ABI: its calls are calls of f that f's entry never sees, and
- * its arguments are where the clone's DWARF says at its entry, not where
- * the calling convention puts f's. One site of f there, like an inline
- * site (gdb and perf probe stop in clones too; pahole leaves out the
- * FUNC of a clone whose parameters the ABI change dropped).
+ * The entry of an out-of-line copy is probed by the calling convention
+ * (trace's entry probe), unless the compiler changed the copy's ABI:
+ * - a GCC clone of f (f.isra.N, f.constprop.N) is f's whole body with
+ *   parameters dropped, replaced or folded: its calls are calls of f that
+ *   f's entry never sees (gdb and perf probe stop in clones too);
+ * - clang changes a static function's ABI without renaming it: a
+ *   parameter every caller passes as the same constant is folded into the
+ *   body (DW_AT_const_value), and its register holds anything.
+ * There the parameters are where the copy's DWARF says at its entry: one
+ * site of f (BTFI_SITE_ENTRY; not an instance), written only where that
+ * differs from the calling convention or the copy is a clone.
  */
-static int clone_site(struct btfi_scan *s, struct scan_priv *p, const struct walk_ctx *ctx,
+static bool abi_differs(const struct btfi_scan *s, const struct btfi_func *f, const struct btfi_loc *l)
+{
+	static const uint8_t int_regs[6] = { 5, 4, 1, 2, 8, 9 };	/* rdi rsi rdx rcx r8 r9 */
+	uint32_t k, gp = f->ret_in_mem;
+
+	for (k = 0; k < f->nparams; k++) {
+		const struct btfi_param *prm = &s->params[f->first_param + k];
+
+		/* only integer-class arguments in registers are compared */
+		if (!prm->int_cls || !prm->size || prm->size > 8 || gp >= 6)
+			return false;
+		if (l[k].kind != BTFI_LOC_NONE &&
+		    (l[k].kind != BTFI_LOC_KREG || l[k].reg != int_regs[gp]))
+			return true;
+		gp++;
+	}
+	return false;
+}
+
+static int entry_site(struct btfi_scan *s, struct scan_priv *p, const struct walk_ctx *ctx,
 		      Dwarf_Die *die, uint32_t oi)
 {
 	const struct scan_origin *o = &p->origins[oi];
@@ -900,9 +944,12 @@ static int clone_site(struct btfi_scan *s, struct scan_priv *p, const struct wal
 	struct ranges_info ri = { 0 };
 	struct btfi_site *site;
 	uint32_t si;
+	bool clone;
 	int err;
 
-	if (!btfi_syms_clone_at(&p->syms, ctx->caller_addr, f->name))
+	clone = btfi_syms_clone_at(&p->syms, ctx->caller_addr, f->name);
+	if (!clone && (p->no_locations || !f->nparams ||
+		       !btfi_syms_has(&p->syms, ctx->caller_addr, f->name)))
 		return 0;
 	err = new_site(s, p, f, NO_IDX, true, &si);
 	if (err)
@@ -912,10 +959,20 @@ static int clone_site(struct btfi_scan *s, struct scan_priv *p, const struct wal
 	site->caller = ctx->caller;
 	site->caller_addr = site->addr = ctx->caller_addr;
 	site->shndx = addr_shndx(p, site->addr);
-	site->flags = BTFI_SITE_CLONE;
-	f->nclones++;
-	s->clone_entries++;
-	return site_locs(s, p, ctx, die, &ri, o, si);
+	site->flags = BTFI_SITE_ENTRY | (clone ? BTFI_SITE_CLONE : 0);
+	err = site_locs(s, p, ctx, die, &ri, o, si);
+	if (err)
+		return err;
+	if (!clone && !abi_differs(s, f, &s->locs[s->sites[si].first_loc])) {
+		s->nsites--;		/* the last one: new_site appends */
+		s->nlocs -= f->nparams;
+		return 0;
+	}
+	if (clone)
+		f->nclones++;
+	s->entry_sites++;
+	s->clone_entries += clone;
+	return 0;
 }
 
 static int do_subprogram(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die)
@@ -938,7 +995,7 @@ static int do_subprogram(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *di
 		ctx.scope_func = ctx.caller;
 		ctx.fn = *die;
 		ctx.fn_valid = true;
-		err = clone_site(s, p, &ctx, die, oi);
+		err = entry_site(s, p, &ctx, die, oi);
 		if (err)
 			return err;
 	}

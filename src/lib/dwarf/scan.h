@@ -24,6 +24,7 @@ struct btfi_param {
 	Dwarf_Off type_off;	/* DIE key of DW_AT_type (BTFI_DIE_FILE_SHIFT), 0 if none */
 	uint32_t size;		/* byte size of the type, 0 if unknown */
 	bool is_signed;
+	bool int_cls;		/* integer class: one general register (SysV) */
 };
 
 /* Functions are keyed by (name, parameter names): the same static inline
@@ -40,6 +41,7 @@ struct btfi_func {
 	uint32_t nclones;	/* ... of them GCC clones probed (BTFI_SITE_CLONE) */
 	uint64_t ool_addr;	/* entry of one out-of-line copy, 0 if none */
 	bool has_symbol;	/* some out-of-line copy has an ELF symbol */
+	bool ret_in_mem;	/* returned in memory: rdi is the hidden pointer */
 	bool is_external;
 	uint8_t cls;		/* enum btfi_inline_class */
 };
@@ -56,11 +58,13 @@ enum {
 	/* No code of its own: probed at its DW_AT_entry_pc, an instruction
 	 * of the caller (as perf probe and gdb do). */
 	BTFI_SITE_NOCODE = 1 << 2,
-	/* Not an inline instance: the entry of a GCC clone of the function
-	 * (f.isra.N, f.constprop.N; another ABI, the whole body), with the
-	 * parameters' locations there from the clone's DWARF. Every call of
-	 * the clone is a call of f that f's own entry does not see. */
-	BTFI_SITE_CLONE = 1 << 3,
+	/* Not an inline instance: the entry of an out-of-line copy whose ABI
+	 * the compiler changed, with the parameters' locations there from
+	 * its DWARF (scan.c, entry_site()). */
+	BTFI_SITE_ENTRY = 1 << 3,
+	/* ... of a GCC clone (f.isra.N, f.constprop.N): calls of f that f's
+	 * own entry does not see. */
+	BTFI_SITE_CLONE = 1 << 4,
 };
 
 struct btfi_site {
@@ -182,7 +186,8 @@ struct btfi_scan {
 		uint32_t unshared;		/* moved off another call's probe of the function */
 	} probe;
 	uint32_t split_parts;	/* instances flagged BTFI_SITE_SPLIT */
-	uint32_t clone_entries;	/* sites flagged BTFI_SITE_CLONE (not instances) */
+	uint32_t entry_sites;	/* sites flagged BTFI_SITE_ENTRY (not instances) */
+	uint32_t clone_entries;	/* ... of them BTFI_SITE_CLONE */
 	/* Parameter locations (per address) from a later view of the probe
 	 * address: none at its own view (locviews.h). */
 	uint32_t next_view;
@@ -228,9 +233,10 @@ struct btfi_stats {
 	 * instance can be probed (any / carryable), instances with one for
 	 * every parameter */
 	uint64_t ceil_any, ceil_params, ceil_instances;
-	/* GCC clones' entries (BTFI_SITE_CLONE): sites, not instances, so
-	 * apart from every figure above; their parameters, located ones */
-	uint64_t clone_entries, clone_params, clone_params_located;
+	/* entries of out-of-line copies with their own locations
+	 * (BTFI_SITE_ENTRY): sites, not instances, so apart from every figure
+	 * above; of them GCC clones; their parameters, located ones */
+	uint64_t entry_sites, clone_entries, entry_params, entry_params_located;
 	double secs;
 };
 /* max_instances != 0: leave out functions with more instances (Treyer's
