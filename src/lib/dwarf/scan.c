@@ -1568,8 +1568,16 @@ static int site_locs(struct btfi_scan *s, struct scan_priv *p, const struct walk
 	ev.has = ri->has_entry && dwarf_formudata(dwarf_attr(die, DW_AT_GNU_entry_view, &a), &w) == 0;
 	ev.addr = ri->entry;
 	ev.view = ev.has ? w : 0;
+	/* A function's entry is view 0 of its first address: GCC gives the
+	 * parameters' later views there too (wcswidth's n = %rsi - 1 after
+	 * `n--` at the same address). */
+	if (s->sites[si].flags & BTFI_SITE_ENTRY) {
+		ev.has = true;
+		ev.addr = s->sites[si].addr;
+		ev.view = 0;
+	}
 	/* The entry view applies when probing at the entry pc itself. */
-	pctx.has_view = ev.has && s->sites[si].addr == ri->entry;
+	pctx.has_view = ev.has && s->sites[si].addr == ev.addr;
 	pctx.view = ev.view;
 	if (p->no_locations || !f->nparams || dwarf_child(die, &child))
 		return 0;
