@@ -1547,6 +1547,34 @@ found:
 }
 
 /* Each parameter's location at site si's address. */
+/*
+ * A parameter of an out-of-line copy with one location for the whole
+ * function (DW_AT_location an expression, not a list) is described as it
+ * is after the prologue: GCC gives the kernel's dmar_alloc_hwirq `id` as
+ * `DW_OP_reg3 RBX`, which the prologue sets from %edi. At the entry only
+ * a location in an argument register or on the caller's stack is the
+ * argument's.
+ */
+static bool entry_unsure(Dwarf_Die *pdie, const struct btfi_loc *l)
+{
+	Dwarf_Attribute a;
+	uint32_t r;
+
+	if (!dwarf_attr(pdie, DW_AT_location, &a) || dwarf_whatform(&a) == DW_FORM_sec_offset ||
+	    dwarf_whatform(&a) == DW_FORM_loclistx)
+		return false;
+	switch (l->kind) {
+	case BTFI_LOC_KREG: case BTFI_LOC_KREG_OFF: case BTFI_LOC_KMEM:
+		r = l->reg;
+		return !(r == 5 || r == 4 || r == 1 || r == 2 || r == 8 || r == 9 ||
+			 (r == 7 && l->kind == BTFI_LOC_KMEM));
+	case BTFI_LOC_KREG_PAIR:
+		return true;
+	default:
+		return false;
+	}
+}
+
 static int site_locs(struct btfi_scan *s, struct scan_priv *p, const struct walk_ctx *ctx,
 		     Dwarf_Die *die, const struct ranges_info *ri, const struct scan_origin *o,
 		     uint32_t si)
@@ -1601,9 +1629,14 @@ static int site_locs(struct btfi_scan *s, struct scan_priv *p, const struct walk
 		l = &s->locs[s->sites[si].first_loc + k];
 		err = param_loc(s, p, &pctx, &child, &s->params[f->first_param + k],
 				s->sites[si].addr, l);
-		if (!err && l->kind == BTFI_LOC_NONE && l->reason == BTFI_R_NOT_AT_ADDR)
+		if (!err && l->kind == BTFI_LOC_NONE && l->reason == BTFI_R_NOT_AT_ADDR &&
+		    !(s->sites[si].flags & BTFI_SITE_ENTRY))
 			err = next_view_loc(s, p, &pctx, &child, &s->params[f->first_param + k],
 					    s->sites[si].addr, l);
+		if (!err && (s->sites[si].flags & BTFI_SITE_ENTRY) && entry_unsure(&child, l)) {
+			l->kind = BTFI_LOC_NONE;
+			l->reason = BTFI_R_NOT_AT_ADDR;
+		}
 		/* Views order the states along the code as laid out: where other
 		 * ways jump in, a location only views give is that of the way
 		 * falling through (GCC: sqlite3_value_type's pVal = &nullMem at
