@@ -17,6 +17,9 @@
 #  5. narrowed arguments: an ia32 system call from a 64-bit process with
 #     garbage in the registers' upper halves; __do_sys_nanosleep_time32's
 #     rmtp (DWARF: low 32 bits of rbx) must print the 32-bit value;
+#  7. a function the kernel has only as a GCC clone (ksys_msgctl.constprop.0:
+#     `version` folded): trace -k ksys_msgctl probes the clone's entry with
+#     its own locations; msqid/cmd are what the test passed, version IPC_64;
 #  6. a site kprobes cannot take (get_stack_guard_info is inlined once into
 #     exc_double_fault, which the kernel's kprobe blacklist holds, and once
 #     elsewhere): all-or-none refuses the function naming the site,
@@ -66,6 +69,9 @@ off2=$((4096 * (RANDOM % 1000))); len2=$((1 + RANDOM * 5))
 # 5. narrowed arguments: ia32 nanosleep_time32 with garbage above 32 bits
 gcc -O2 -static -Wall -Wextra -o "$KOUT/ia32" "$KTOP/tests/kernel/ia32.c" || fail "building tests/kernel/ia32.c"
 rq=$(printf '%x' $((0x10000000 + RANDOM * 4096))); rm_=$(printf '%x' $((0x80000000 + RANDOM * 64)))
+# 7. a clone's entry: msgctl with a random (unknown) queue id, IPC_STAT
+gcc -O2 -static -Wall -Wextra -o "$KOUT/msgctl" "$KTOP/tests/kernel/msgctl.c" || fail "building tests/kernel/msgctl.c"
+mq=$((100000 + RANDOM))
 cat >"$KOUT/vm.sh" <<EOS
 . ./workload.sh
 T=/sys/kernel/tracing
@@ -120,6 +126,13 @@ sleep 0.3
 kill -TERM \$pid; wait \$pid; echo "RC run7 \$?"
 leftover run7
 
+# run 10: a function only a GCC clone has
+start run10 ksys_msgctl
+./msgctl $mq 2
+sleep 0.3
+kill -TERM \$pid; wait \$pid; echo "RC run10 \$?"
+leftover run10
+
 # run 8: a blacklisted site (noinstr text): refused, then best effort
 \$B -d 0.3 get_stack_guard_info >run8.out 2>run8.err; echo "RC run8 \$?"
 \$B -d 0.3 --best-effort get_stack_guard_info >run9.out 2>run9.err; echo "RC run9 \$?"
@@ -137,13 +150,13 @@ leftover kattach
 grep -v '^#' \$T/trace | sed -E 's/^.* [0-9]+\.[0-9]+: ([A-Za-z0-9_]+): /EV \1: /'
 echo >\$T/kprobe_events
 echo "KLIST-BEGIN"; cat \$L; echo "KLIST-END"
-for n in run1 run2 run3 run4 run5 run6 run7 run8 run9; do
+for n in run1 run2 run3 run4 run5 run6 run7 run8 run9 run10; do
 	sed "s/^/\$n: /" \$n.out; sed "s/^/\$n-err: /" \$n.err
 done
 EOS
 files=("$BTFINLINE:btfinline" "$blob:k.blob" "$KOUT/wrong.blob:wrong.blob" "$KOUT/bad.btf:bad.btf"
        "$btf:vmlinux.btf" "$KOUT/kprobes:kprobes" "$KTOP/tests/kernel/workload.sh:workload.sh" "$odirect:odirect" "$KOUT/kattach:kattach"
-       "$KOUT/ia32:ia32")
+       "$KOUT/ia32:ia32" "$KOUT/msgctl:msgctl")
 [ -n "$bpftool" ] && files+=("$bpftool:bpftool")
 vm_run "${files[@]}"
 o=$KOUT/out
@@ -216,6 +229,16 @@ echo "$line" | grep -Eq " rqtp=0x$rq rmtp=0x$rm_\$" ||
 [ "$(echo "$line" | wc -l)" = 1 ] || fail "run7: $(echo "$line" | wc -l) lines, expected 1"
 echo "ok: ia32 nanosleep_time32: rqtp=0x$rq rmtp=0x$rm_ (narrowed register read)"
 
+# --- 7. a clone's entry (no symbol of the function's own name)
+expect_line "$o" "^msgctl: -1\$"
+expect_line "$o" "^RC run10 0\$"
+line=$(grep -E "^run10: [0-9.]+ [0-9]+ ksys_msgctl ksys_msgctl\.constprop\.0\+0x0 " "$o") ||
+	fail "run10: no ksys_msgctl line at ksys_msgctl.constprop.0+0x0"
+[ "$(echo "$line" | wc -l)" = 1 ] || fail "run10: $(echo "$line" | wc -l) lines, expected 1"
+echo "$line" | grep -Eq " msqid=$mq cmd=2 buf=[^ ]+ version=256\$" ||
+	fail "run10: '$line', expected msqid=$mq cmd=2 version=256 (IPC_64)"
+echo "ok: ksys_msgctl at its clone's entry: msqid=$mq cmd=2 version=256"
+
 # --- 6. a site kprobes cannot take: all-or-none refuses, best effort goes on
 expect_line "$o" "^RC run8 1\$"
 expect_line "$o" "^run8-err: btfinline: kernel: get_stack_guard_info: 1 site cannot be probed, calls there would be missed, refusing \(--best-effort to attach the others\): .*kprobe blacklist"
@@ -225,7 +248,7 @@ expect_line "$o" "^run9-err: btfinline: kernel: get_stack_guard_info: 1 site ski
 echo "ok: get_stack_guard_info: blacklisted site refused by default, the other attached with --best-effort"
 
 # --- 4. nothing left behind
-for r in run1 run2 run3 run6 run7 run9 kattach; do
+for r in run1 run2 run3 run6 run7 run9 run10 kattach; do
 	expect_line "$o" "^LEFT $r kprobes=0 progs=0 links=0\$"
 done
 n=$(grep -E '^KPROBES-DURING-RUN1 ' "$o" | awk '{ print $2 }')

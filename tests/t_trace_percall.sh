@@ -17,6 +17,8 @@
 #  - pick: u8/s8 parameters from wider registers (clang: DW_OP_convert);
 #  - db_free: db loaded by the caller only after the body's first test
 #    (clang): read from that memory at the probe.
+#  - vreg: a constant loop of 4 calls that clang unrolls into four copies
+#    under one DIE (one inlinedAt): one address per copy (GCC keeps the loop).
 # The default policy (per-call) must give events = calls and the known
 # values; entry-pc's counts are printed beside them (its misses are what
 # the policy fixes). Every inline event's "where", under both policies, is
@@ -28,7 +30,7 @@ tmp=$(mktemp -d); tp=
 trap '[ -n "$tp" ] && kill $tp 2>/dev/null; rm -rf "$tmp"' EXIT
 src=$TOP/tests/fixtures/percall
 N=$((4 + RANDOM % 5))
-funcs=(add3 scale name_icmp wide acct depth_sum getx pick db_free)
+funcs=(add3 scale name_icmp wide acct depth_sum getx pick db_free vreg)
 for cc in gcc clang; do
 	d=$FIXTURES/percall-$cc
 	mkdir -p "$d"
@@ -72,6 +74,7 @@ want = {
     "getx": ([{"k": i} for i in range(n)] if cc == "gcc" else []) + [{"k": n + 1}],
     "pick": pick_calls(n + 0x3400, 0x1ff80 - n),
     "db_free": [{"db": 0x5000 + i} for i in range(n) if i & 4],	# p NULL: no call of free_nn, still a call of db_free
+    "vreg": [{"dflt": int(i == 0)} for i in range(4)],
 }
 depths = sorted([0] + [1] * 2 + [2] * 4 + [3] * 8)
 def events(w):
@@ -134,6 +137,9 @@ for f in want:
 sites = {r["site"] for r in ev["wide"]}
 if len(sites) < 3:
     print(f"FAIL {cc} wide: events at {sorted(sites)}, want the second call's two addresses"); bad += 1
+# vreg: clang's four unrolled copies, one address each, each met once
+if cc == "clang" and len({r["site"] for r in ev["vreg"]}) != 4:
+    print(f"FAIL clang vreg: events at {sorted({r['site'] for r in ev['vreg']})}, want the four copies' addresses"); bad += 1
 print(f"{'FAIL' if bad else 'ok  '} {cc}: events = calls for every function; {checked} values equal, {unknown} unknown (no DWARF location)")
 sys.exit(1 if bad else 0)
 PY
@@ -148,3 +154,10 @@ echo "ok   gcc: 3 split parts of acct, counted apart, no site; depth_sum's inlin
 n=$("$BTFINLINE" stats --json "$FIXTURES/percall-gcc/libpercall.so" | python3 -c 'import json,sys; print(json.load(sys.stdin)["entry_pc"]["nocode"])')
 [ "$n" -ge 2 ] || { echo "FAIL: gcc: $n instances without code probed, expected getx's 2"; exit 1; }
 echo "ok   gcc: $n instances without code probed at their entry_pc"
+# vreg's copies are counted apart: clang's three after the first, GCC none (it keeps the loop).
+for cc in gcc clang; do
+	want=0; [ $cc = clang ] && want=3
+	n=$("$BTFINLINE" stats --json "$FIXTURES/percall-$cc/libpercall.so" | python3 -c 'import json,sys; print(json.load(sys.stdin)["per_call"]["copies"])')
+	[ "$n" = $want ] || { echo "FAIL: $cc: stats per_call.copies $n, expected $want (vreg's unrolled copies)"; exit 1; }
+done
+echo "ok   stats per_call.copies: clang 3 (vreg), gcc 0"

@@ -51,7 +51,9 @@ static void print_sites(const struct btfi_scan *s)
 		/* An instance with several addresses: one line each, in a
 		 * row. A split part is no site: "split" instead of "site". */
 		printf("%s %s 0x%llx in %s+0x%llx at %s:%u depth %u shndx %u:",
-		       site->flags & BTFI_SITE_SPLIT ? "split" : "site",
+		       site->flags & BTFI_SITE_SPLIT ? "split" :
+		       site->flags & BTFI_SITE_CLONE ? "clone" :
+		       site->flags & BTFI_SITE_ENTRY ? "entry" : "site",
 		       f->name ? f->name : "?", (unsigned long long)site->addr,
 		       caller ? caller : "?",
 		       (unsigned long long)(site->addr - site->caller_addr),
@@ -73,9 +75,9 @@ static void print_sites(const struct btfi_scan *s)
 		const struct btfi_func *f = &s->funcs[i];
 		static const char *const cls[] = { "never", "selective", "full" };
 
-		printf("func %s class %s sites %u noaddr %u ool %u symbol %d\n",
+		printf("func %s class %s sites %u noaddr %u ool %u symbol %d clones %u\n",
 		       f->name ? f->name : "?", cls[f->cls], f->nsites, f->nsites_noaddr,
-		       f->nool, f->has_symbol);
+		       f->nool, f->has_symbol, f->nclones);
 	}
 }
 
@@ -96,6 +98,10 @@ static void print_json(const char *path, const struct btfi_stats *st, uint32_t m
 	jw_uint_field(&w, "inline_instances", st->inline_instances);
 	jw_uint_field(&w, "instances_noaddr", st->instances_noaddr);
 	jw_uint_field(&w, "split_parts", st->split_parts);
+	jw_uint_field(&w, "entry_sites", st->entry_sites);
+	jw_uint_field(&w, "clone_entries", st->clone_entries);
+	jw_uint_field(&w, "entry_params", st->entry_params);
+	jw_uint_field(&w, "entry_params_located", st->entry_params_located);
 	jw_uint_field(&w, "params", st->params);
 	jw_uint_field(&w, "params_recoverable", st->params_recoverable);
 	jw_uint_field(&w, "instances_all_recoverable", st->instances_all_recoverable);
@@ -134,6 +140,7 @@ static void print_json(const char *path, const struct btfi_stats *st, uint32_t m
 		for (k = 0; k < BTFI_PROBE_HOW__MAX; k++)
 			jw_uint_field(&w, hows[k], s->probe.how[k]);
 		jw_uint_field(&w, "extra_addrs", s->probe.extra_addrs);
+		jw_uint_field(&w, "copies", s->probe.copies);
 		jw_uint_field(&w, "nop_skipped", s->probe.nop_skipped);
 		jw_uint_field(&w, "refused_moved", s->probe.refused_moved);
 		jw_uint_field(&w, "borrowed", s->probe.borrowed);
@@ -245,6 +252,7 @@ static void print_table(const char *path, const struct btfi_stats *st, uint32_t 
 			row(buf, s->probe.how[k], n);
 		}
 		row("  addresses beyond one per instance", s->probe.extra_addrs, 0);
+		row("    of them: unrolled copies, one DIE", s->probe.copies, 0);
 		row("  padding skipped", s->probe.nop_skipped, 0);
 		row("  moved off a refused instruction", s->probe.refused_moved, 0);
 		row("  parameter locations from the probe's path", s->probe.borrowed, 0);
@@ -254,6 +262,10 @@ static void print_table(const char *path, const struct btfi_stats *st, uint32_t 
 		row("  locations only views give, at a join: not taken", s->probe.join_view, 0);
 		row("  moved off another call's probe", s->probe.unshared, 0);
 	}
+	/* not instances: out-of-line entries the calling convention misreads */
+	row("entries with their own locations (ABI changed)", st->entry_sites, 0);
+	row("  GCC clones (f.isra.N, f.constprop.N)", st->clone_entries, st->entry_sites);
+	row("  their parameters located", st->entry_params_located, st->entry_params);
 	row("inlined functions", st->funcs_inlined, 0);
 	row("  all arguments at all sites recoverable", st->funcs_all_recoverable, st->funcs_inlined);
 	if (max_instances) {

@@ -178,6 +178,39 @@ bool btfi_syms_has(const struct btfi_syms *s, uint64_t addr, const char *name)
 	return false;
 }
 
+bool btfi_clone_name(const char *sym, const char *name)
+{
+	size_t n = name ? strlen(name) : 0;
+	const char *c;
+
+	if (!n || strncmp(sym, name, n) || sym[n] != '.')
+		return false;
+	/* one or more ".isra.N" / ".constprop.N", nothing else */
+	for (c = sym + n; *c; ) {
+		size_t k;
+
+		if (!strncmp(c, ".isra.", 6))
+			c += 6;
+		else if (!strncmp(c, ".constprop.", 11))
+			c += 11;
+		else
+			return false;
+		k = strspn(c, "0123456789");
+		if (!k)
+			return false;
+		c += k;
+	}
+	return true;
+}
+
+const char *btfi_syms_clone_at(const struct btfi_syms *s, uint64_t addr, const char *name)
+{
+	for (size_t i = lower_bound(s, addr); i < s->n && s->v[i].addr == addr; i++)
+		if (btfi_clone_name(s->v[i].name, name))
+			return s->v[i].name;
+	return NULL;
+}
+
 /* ---- callers of a few addresses, straight from the file ---- */
 
 int btfi_caller_cmp(const void *a, const void *b)

@@ -37,6 +37,14 @@ void btfi_syms_free(struct btfi_syms *s);
 const struct btfi_sym *btfi_syms_at(const struct btfi_syms *s, uint64_t addr);
 /* Is there a symbol `name` exactly at addr? */
 bool btfi_syms_has(const struct btfi_syms *s, uint64_t addr, const char *name);
+/* GCC's whole-function clones of `name` (IPA-SRA `.isra.N`, constant
+ * propagation `.constprop.N`, and both chained): another ABI, the whole
+ * body, so every call of one is a call of name. Partial-inlining parts
+ * (`.part.N`) and `.cold` pieces are not: a call of name enters them
+ * after name's own entry or inline instance already counted it. */
+bool btfi_clone_name(const char *sym, const char *name);
+/* The name of a clone of `name` with a symbol exactly at addr, or NULL. */
+const char *btfi_syms_clone_at(const struct btfi_syms *s, uint64_t addr, const char *name);
 /* The values of the defined symbols (any type) named names[0..n) in an
  * Elf's .symtab, one pass; vals[k] = 0 where there is none. */
 void btfi_elf_sym_values(Elf *elf, const char *const *names, uint64_t *vals, size_t n);

@@ -299,7 +299,7 @@ def align(a, b, window=64, run=3):
 
 # ---------- btfinline ----------
 
-SITE_RE = re.compile(r"^site (\S+) (0x[0-9a-f]+) in (\S+) at (\S+) depth (\d+) shndx (\d+): ?(.*)$")
+SITE_RE = re.compile(r"^(site|clone) (\S+) (0x[0-9a-f]+) in (\S+) at (\S+) depth (\d+) shndx (\d+): ?(.*)$")
 ARG_SPLIT = re.compile(r" (?=[A-Za-z_][A-Za-z0-9_]*=)")
 
 
@@ -310,7 +310,7 @@ def read_stats(btfinline, binary):
     for l in sh([btfinline, "stats", "--sites", binary]).splitlines():
         m = SITE_RE.match(l)
         if m:
-            func, addr, label, where, depth, shndx, args = m.groups()
+            kind, func, addr, label, where, depth, shndx, args = m.groups()
             am, locs = {}, {}
             for a in ARG_SPLIT.split(args) if args else []:
                 n, _, loc = a.partition("=")
@@ -318,7 +318,8 @@ def read_stats(btfinline, binary):
                 am[n] = cm.group(1) if cm else None		# None: has a location
                 locs[n] = loc
             sites[func].append({"addr": int(addr, 16), "label": label, "where": base(where),
-                                "depth": int(depth), "code": shndx != "0", "args": am, "locs": locs})
+                                "depth": int(depth), "code": shndx != "0", "args": am, "locs": locs,
+                                "clone": kind == "clone", "ool_entry": kind in ("clone", "entry")})
         elif l.startswith("func "):
             w = l.split()
             klass[w[1]] = w[3]
@@ -648,7 +649,7 @@ class Compiler:
 
     def inlined(self):
         return {f for f, k in self.klass.items() if k in ("selective", "full") and
-                any(s["code"] for s in self.sites.get(f, []))}
+                any(s["code"] and not s["ool_entry"] for s in self.sites.get(f, []))}
 
     def ool_calls(self, funcs, params_of):
         """Out-of-line calls at -O2, in order per function: [[symbol, call
@@ -893,8 +894,13 @@ def compare(truth, tcalls, cc, funcs, ool):
         site_at = collections.defaultdict(list)
         code_at = collections.defaultdict(set)
         nocode_at = collections.Counter()
+        clone_site_at = {}	# a .isra/.constprop clone's entry: a site of f, no instance
         for s in cc.sites.get(f, []):
-            if s["code"]:
+            if s["clone"]:
+                clone_site_at[s["addr"]] = s
+            elif s["ool_entry"]:
+                continue	# the entry's own locations: trace's entry events
+            elif s["code"]:
                 site_at[s["addr"]].append(s)
                 code_at[s["where"]].add(s["addr"])
             else:
@@ -942,6 +948,12 @@ def compare(truth, tcalls, cc, funcs, ool):
             entry_line = [exact[pr[j]] if j in pr else "entry?" for j in range(nentry_total)]
             R["entry_aligned"][f] = (len(exact), nentry_total, len(pr))
         entry_ok = "entry?" not in entry_line
+        # a clone's k-th entry event is perf's k-th call of that clone
+        clone_line = collections.defaultdict(list)
+        for name, ln, _ in oolf:
+            if name != f:
+                clone_line[name].append(ln)
+        nclone_ev = collections.Counter()
         ev = collections.defaultdict(list)
         hits = collections.defaultdict(collections.Counter)	# line -> site -> hits
         nentry = 0
@@ -950,6 +962,15 @@ def compare(truth, tcalls, cc, funcs, ool):
                 line = entry_line[nentry]
                 nentry += 1
                 ev[line].append((x, None))
+                continue
+            cs = clone_site_at.get(cc.syms.label_addr(x["site"]))
+            if cs:
+                name = x["site"].rpartition("+")[0]
+                k = nclone_ev[name]
+                nclone_ev[name] += 1
+                line = clone_line[name][k] if k < len(clone_line[name]) else "clone?" + name
+                ev[line].append((x, cs))
+                hits[line][x["site"]] += 1
                 continue
             ss = site_at.get(cc.syms.label_addr(x["site"]), [])
             lines = {s["where"] for s in ss}
@@ -992,6 +1013,7 @@ def compare(truth, tcalls, cc, funcs, ool):
                    "inline": len(code_at.get(line, ())), "nocode": nocode_at.get(line, 0),
                    "ool": ool_at.get(line, 0), "clone": clone_at.get(line, 0),
                    "entry_ev": sum(1 for x in e if x[0]["site"] == "entry"),
+                   "clone_ev": sum(1 for x in e if x[1] and x[1]["clone"]),
                    "site_hits": dict(hits.get(line, {}))}
             if row["inline"] and row["nocode"]:
                 row["scope"] = "partly_no_code"	# some copies of the caller kept no code for f
@@ -1019,9 +1041,9 @@ def diagnose(r, cc, truth):
         return "IPA split: %s's instance at its own declaration line inside %s's code" % (f, f)
     why = []
     inl_calls = c - r["ool"] - r["clone"]
-    inl_ev = e - r["entry_ev"]
-    if r["clone"]:
-        why.append("%d calls into .isra/.constprop clones (not probed)" % r["clone"])
+    inl_ev = e - r["entry_ev"] - r.get("clone_ev", 0)
+    if r["clone"] != r.get("clone_ev", 0):
+        why.append("%d calls into .isra/.constprop clones, %d events at their entries" % (r["clone"], r.get("clone_ev", 0)))
     if r["entry_ev"] != r["ool"]:
         why.append("entry events %d, out-of-line calls %d" % (r["entry_ev"], r["ool"]))
     if r["entry_ev"] and cc.syms.aliases(f):
@@ -1192,7 +1214,7 @@ def main():
                 for i in range(0, len(inl), step or 1):
                     part = inl[i:i + step]
                     reach.update(truth.reach(part))
-                    reached += [f for f in part if any(reach[f].get(s["where"], 0) for s in cc.sites[f] if s["code"])]
+                    reached += [f for f in part if any(reach[f].get(s["where"], 0) for s in cc.sites[f] if s["code"] and not s["ool_entry"])]
                     if a.cap and len(reached) >= a.cap:
                         break
                 cc.n_reached = None if a.cap and len(reach) < len(inl) else len(reached)
@@ -1200,7 +1222,7 @@ def main():
                 if a.include:
                     want = [f for f in inl if f in a.include.split(",") and f not in funcs]
                     reach.update(truth.reach(want))
-                    funcs += [f for f in want if any(reach[f].get(s["where"], 0) for s in cc.sites[f] if s["code"])]
+                    funcs += [f for f in want if any(reach[f].get(s["where"], 0) for s in cc.sites[f] if s["code"] and not s["ool_entry"])]
                 tcalls = truth.calls(funcs, reach)
                 ool = cc.ool_calls(funcs, truth.params)
                 cc.trace(funcs)

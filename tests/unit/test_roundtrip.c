@@ -137,7 +137,10 @@ static void unit_filter(const char *path, const struct btfi_scan *full)
 		for (uint32_t i = 0; i < full->nsites; i++) {
 			const struct btfi_site *a = &full->sites[i], *b;
 
-			if (!a->addr)
+			/* An exact-name copy's changed ABI is told from its
+			 * locations, which that scan does not read (a clone's
+			 * is told by its name). */
+			if (!a->addr || (a->flags & (BTFI_SITE_ENTRY | BTFI_SITE_CLONE)) == BTFI_SITE_ENTRY)
 				continue;
 			nf++;
 			while (k < s->nsites && !s->sites[k].addr)

@@ -61,6 +61,21 @@ struct btfi_attach_site *btfi_site_list_add(struct btfi_site_list *l)
 	return &l->sites[l->cnt++];
 }
 
+struct btfi_attach_site *btfi_site_list_entry(struct btfi_site_list *l, size_t from,
+					      uint64_t vaddr, const char *label)
+{
+	for (size_t i = from; i < l->cnt; i++) {
+		struct btfi_attach_site *as = &l->sites[i];
+
+		if (as->vaddr == vaddr && !as->entry) {
+			as->entry = true;
+			snprintf(as->label, sizeof(as->label), "%s", label);
+			return as;
+		}
+	}
+	return NULL;
+}
+
 /* ---- the core ---- */
 
 /* The program's btfi_specs map, found through the loaded program's map ids

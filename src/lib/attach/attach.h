@@ -43,6 +43,12 @@ struct btfi_site_list {
 };
 void btfi_site_list_free(struct btfi_site_list *l);
 struct btfi_attach_site *btfi_site_list_add(struct btfi_site_list *l);
+/* An out-of-line entry the blob has a site at (l->sites[from..)): the
+ * compiler changed that copy's ABI and the site has its parameters'
+ * locations from DWARF, so the entry is that site, not one probed by the
+ * calling convention. Marks it the entry with `label`; NULL if none. */
+struct btfi_attach_site *btfi_site_list_entry(struct btfi_site_list *l, size_t from,
+					      uint64_t vaddr, const char *label);
 void *btfi_site_list_alloc(struct btfi_site_list *l, size_t sz);	/* zeroed, owned by l */
 
 struct btfi_attach_core_opts {

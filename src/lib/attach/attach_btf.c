@@ -104,10 +104,14 @@ int btfi_collect_sites(struct btfinline *bi, const char *binary, const char *sym
 		for (size_t i = 0; i < ei.syms.n; i++) {
 			struct btfi_attach_site *as;
 			uint32_t proto;
+			char label[sizeof(as->label)];
 
 			if (strcmp(sy[i].name, func) || sy[i].ifunc ||	/* resolver, not func */
 			    (i && sy[i - 1].addr == sy[i].addr &&
 			     !strcmp(sy[i - 1].name, func)))	/* symtab + dynsym */
+				continue;
+			snprintf(label, sizeof(label), "%s (entry)", func);
+			if (btfi_site_list_entry(out, before, sy[i].addr, label))
 				continue;
 			as = btfi_site_list_add(out);
 			if (!as)

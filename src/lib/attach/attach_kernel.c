@@ -136,6 +136,7 @@ int btfi_collect_ksites(struct btfinline *bi, const struct btfi_ksyms *ks,
 						     btfi_ksyms_by_name_nth(ks, func, k);
 
 			struct btfi_attach_site *as;
+			char label[sizeof(as->label)];
 			uint32_t proto;
 
 			known = true;
@@ -146,17 +147,19 @@ int btfi_collect_ksites(struct btfinline *bi, const struct btfi_ksyms *ks,
 				btfi_kskips_add(skips, "entry", "kprobe blacklist", true);
 				continue;
 			}
+			if (nsym > 1)
+				snprintf(label, sizeof(label), "entry@0x%llx", (unsigned long long)sym->addr);
+			else
+				snprintf(label, sizeof(label), "%s (entry)", func);
+			if (btfi_site_list_entry(out, before, sym->addr, label))
+				continue;
 			as = btfi_site_list_add(out);
 			if (!as)
 				goto nomem;
 			as->func = func;
 			as->entry = true;
 			as->vaddr = sym->addr;
-			if (nsym > 1)
-				snprintf(as->label, sizeof(as->label), "entry@0x%llx",
-					 (unsigned long long)sym->addr);
-			else
-				snprintf(as->label, sizeof(as->label), "%s (entry)", func);
+			memcpy(as->label, label, sizeof(as->label));
 			if (fid <= 0 || btfi_func_params(btf, fid, &proto, &as->arg_names, &as->nargs, out)) {
 				as->nargs = 0;	/* no prototype: hits without arguments */
 				continue;

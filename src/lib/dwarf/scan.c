@@ -182,19 +182,24 @@ static void find_loc_sections(struct btfi_scan *s, struct scan_priv *p)
 /* ---- types and functions ---- */
 
 /* Byte size and signedness of a type, cached by DIE offset. */
-static void type_info(struct scan_priv *p, Dwarf_Die *type, uint32_t *size, bool *is_signed)
+/* Size and signedness of a type, and whether the SysV ABI passes it in
+ * one general register when it fits (integer, pointer, enum: *int_cls). */
+static void type_info(struct scan_priv *p, Dwarf_Die *type, uint32_t *size, bool *is_signed,
+		      bool *int_cls)
 {
 	Dwarf_Off off = die_key(p, type);
 	Dwarf_Die peeled, ut;
-	Dwarf_Word sz = 0, enc;
+	Dwarf_Word sz = 0, enc = 0;
 	Dwarf_Attribute a;
 	uint32_t v;
-	bool sgn = false;
+	bool sgn = false, ic;
 	int tag;
 
 	if (u64map_get(&p->types, off, &v)) {
-		*size = v & 0x7fffffff;
+		*size = v & 0x3fffffff;
 		*is_signed = v >> 31;
+		if (int_cls)
+			*int_cls = v >> 30 & 1;
 		return;
 	}
 	if (dwarf_peel_type(type, &peeled))
@@ -210,12 +215,19 @@ static void type_info(struct scan_priv *p, Dwarf_Die *type, uint32_t *size, bool
 	    dwarf_formref_die(dwarf_attr(&peeled, DW_AT_type, &a), &ut) &&
 	    !dwarf_peel_type(&ut, &ut))
 		peeled = ut;
+	ic = tag == DW_TAG_pointer_type || tag == DW_TAG_reference_type ||
+	     tag == DW_TAG_rvalue_reference_type || tag == DW_TAG_enumeration_type;
 	if (dwarf_tag(&peeled) == DW_TAG_base_type &&
-	    !dwarf_formudata(dwarf_attr(&peeled, DW_AT_encoding, &a), &enc))
+	    !dwarf_formudata(dwarf_attr(&peeled, DW_AT_encoding, &a), &enc)) {
 		sgn = enc == DW_ATE_signed || enc == DW_ATE_signed_char;
-	*size = sz > 0x7fffffff ? 0 : (uint32_t)sz;
+		ic |= enc == DW_ATE_signed || enc == DW_ATE_signed_char || enc == DW_ATE_unsigned ||
+		      enc == DW_ATE_unsigned_char || enc == DW_ATE_boolean;
+	}
+	*size = sz > 0x3fffffff ? 0 : (uint32_t)sz;
 	*is_signed = sgn;
-	u64map_put(&p->types, off, *size | (uint32_t)sgn << 31);
+	if (int_cls)
+		*int_cls = ic;
+	u64map_put(&p->types, off, *size | (uint32_t)ic << 30 | (uint32_t)sgn << 31);
 }
 
 static const char *die_name(Dwarf_Die *die)
@@ -356,23 +368,31 @@ static int resolve_origin(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *r
 		f->die_off = off;
 		f->first_param = s->nparams;
 		f->nparams = n;
-		if (dwarf_formref_die(dwarf_attr_integrate(root, DW_AT_type, &a), &tdie))
+		if (dwarf_formref_die(dwarf_attr_integrate(root, DW_AT_type, &a), &tdie)) {
+			uint32_t size;
+			bool sgn, ic;
+
 			f->ret_type_off = die_key(p, &tdie);
+			type_info(p, &tdie, &size, &sgn, &ic);
+			/* returned in memory: the caller passes where in rdi */
+			f->ret_in_mem = !ic && size > 16;
+		}
 		if (!dwarf_formflag(dwarf_attr_integrate(root, DW_AT_external, &a), &ext))
 			f->is_external = ext;
 		for (i = 0; i < n; i++) {
 			struct btfi_param *prm = &s->params[s->nparams++];
 			uint32_t size = 0;
-			bool sgn = false;
+			bool sgn = false, ic = false;
 
 			if (p->tmp[i].type_off &&
 			    dwarf_formref_die(dwarf_attr_integrate(&p->tmp[i].die, DW_AT_type, &a),
 					      &tdie))
-				type_info(p, &tdie, &size, &sgn);
+				type_info(p, &tdie, &size, &sgn, &ic);
 			prm->name = p->tmp[i].name;
 			prm->type_off = p->tmp[i].type_off;
 			prm->size = size;
 			prm->is_signed = sgn;
+			prm->int_cls = ic;
 		}
 		err = funcmap_insert(p, h, fi);
 		if (err)
@@ -608,7 +628,7 @@ static int resolve_converts(struct scan_priv *p, Dwarf_Attribute *a, Dwarf_Op *o
 			if (dwarf_getlocation_die(a, &ops[i], &t) ||
 			    dwarf_tag(&t) != DW_TAG_base_type)
 				continue;
-			type_info(p, &t, &p->convs[n].size, &p->convs[n].is_signed);
+			type_info(p, &t, &p->convs[n].size, &p->convs[n].is_signed, NULL);
 			if (!p->convs[n].size)
 				continue;
 		}
@@ -849,7 +869,7 @@ static int walk_children(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *pa
 			 struct walk_ctx *ctx);
 
 static int add_ool(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
-		   uint64_t entry, uint32_t *func)
+		   uint64_t entry, uint32_t *func, uint32_t *origin)
 {
 	Dwarf_Attribute a;
 	Dwarf_Die root = *die, ref;
@@ -866,6 +886,7 @@ static int add_ool(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
 	if (err)
 		return err;
 	*func = p->origins[oi].func;
+	*origin = oi;
 	f = &s->funcs[*func];
 	f->nool++;
 	if (!f->ool_addr)
@@ -877,11 +898,89 @@ static int add_ool(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
 	return 0;
 }
 
+static int site_locs(struct btfi_scan *s, struct scan_priv *p, const struct walk_ctx *ctx,
+		     Dwarf_Die *die, const struct ranges_info *ri, const struct scan_origin *o,
+		     uint32_t si);
+static int new_site(struct btfi_scan *s, struct scan_priv *p, const struct btfi_func *f,
+		    uint32_t from, bool any, uint32_t *out);
+
+/*
+ * The entry of an out-of-line copy is probed by the calling convention
+ * (trace's entry probe), unless the compiler changed the copy's ABI:
+ * - a GCC clone of f (f.isra.N, f.constprop.N) is f's whole body with
+ *   parameters dropped, replaced or folded: its calls are calls of f that
+ *   f's entry never sees (gdb and perf probe stop in clones too);
+ * - clang changes a static function's ABI without renaming it: a
+ *   parameter every caller passes as the same constant is folded into the
+ *   body (DW_AT_const_value), and its register holds anything.
+ * There the parameters are where the copy's DWARF says at its entry: one
+ * site of f (BTFI_SITE_ENTRY; not an instance), written only where that
+ * differs from the calling convention or the copy is a clone.
+ */
+static bool abi_differs(const struct btfi_scan *s, const struct btfi_func *f, const struct btfi_loc *l)
+{
+	static const uint8_t int_regs[6] = { 5, 4, 1, 2, 8, 9 };	/* rdi rsi rdx rcx r8 r9 */
+	uint32_t k, gp = f->ret_in_mem;
+
+	for (k = 0; k < f->nparams; k++) {
+		const struct btfi_param *prm = &s->params[f->first_param + k];
+
+		/* only integer-class arguments in registers are compared */
+		if (!prm->int_cls || !prm->size || prm->size > 8 || gp >= 6)
+			return false;
+		if (l[k].kind != BTFI_LOC_NONE &&
+		    (l[k].kind != BTFI_LOC_KREG || l[k].reg != int_regs[gp]))
+			return true;
+		gp++;
+	}
+	return false;
+}
+
+static int entry_site(struct btfi_scan *s, struct scan_priv *p, const struct walk_ctx *ctx,
+		      Dwarf_Die *die, uint32_t oi)
+{
+	const struct scan_origin *o = &p->origins[oi];
+	struct btfi_func *f = &s->funcs[o->func];
+	struct ranges_info ri = { 0 };
+	struct btfi_site *site;
+	uint32_t si;
+	bool clone;
+	int err;
+
+	clone = btfi_syms_clone_at(&p->syms, ctx->caller_addr, f->name);
+	if (!clone && (p->no_locations || !f->nparams ||
+		       !btfi_syms_has(&p->syms, ctx->caller_addr, f->name)))
+		return 0;
+	err = new_site(s, p, f, NO_IDX, true, &si);
+	if (err)
+		return err;
+	site = &s->sites[si];
+	site->func = o->func;
+	site->caller = ctx->caller;
+	site->caller_addr = site->addr = ctx->caller_addr;
+	site->shndx = addr_shndx(p, site->addr);
+	site->flags = BTFI_SITE_ENTRY | (clone ? BTFI_SITE_CLONE : 0);
+	err = site_locs(s, p, ctx, die, &ri, o, si);
+	if (err)
+		return err;
+	if (!clone && !abi_differs(s, f, &s->locs[s->sites[si].first_loc])) {
+		s->nsites--;		/* the last one: new_site appends */
+		s->nlocs -= f->nparams;
+		return 0;
+	}
+	if (clone)
+		f->nclones++;
+	s->entry_sites++;
+	s->clone_entries += clone;
+	return 0;
+}
+
 static int do_subprogram(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die)
 {
 	struct walk_ctx ctx = { .site = NO_IDX, .caller = NO_IDX, .scope_func = NO_IDX };
 	bool has_code;
 	uint64_t entry;
+	uint32_t oi;
 	int err;
 
 	/* Declarations and abstract instance trees hold no instances. */
@@ -889,13 +988,16 @@ static int do_subprogram(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *di
 		return 0;
 	entry = func_entry(p, die, &has_code);
 	if (has_code) {
-		err = add_ool(s, p, die, entry, &ctx.caller);
+		err = add_ool(s, p, die, entry, &ctx.caller, &oi);
 		if (err)
 			return err;
 		ctx.caller_addr = entry;
 		ctx.scope_func = ctx.caller;
 		ctx.fn = *die;
 		ctx.fn_valid = true;
+		err = entry_site(s, p, &ctx, die, oi);
+		if (err)
+			return err;
 	}
 	if (!dwarf_haschildren(die))
 		return 0;
@@ -969,8 +1071,8 @@ static Dwarf_Die *lines_cu(struct scan_priv *p)
 
 /* The per-call policy for the instance whose ranges are in p->ranges:
  * ch->n == 0 keeps the fallback (entry-pc's address). */
-static int per_call(struct scan_priv *p, struct walk_ctx *ctx, const struct ranges_info *ri,
-		    uint64_t fallback, struct scan_cfg_choice *ch)
+static int per_call(struct scan_priv *p, struct walk_ctx *ctx, Dwarf_Die *die,
+		    const struct ranges_info *ri, uint64_t fallback, struct scan_cfg_choice *ch)
 {
 	int r;
 
@@ -978,7 +1080,7 @@ static int per_call(struct scan_priv *p, struct walk_ctx *ctx, const struct rang
 	r = fn_cfg(p, ctx);
 	if (r > 0)
 		scan_cfg_entries(p->cfg, p->ranges, p->nranges, ri->entry, ri->has_entry,
-				 fallback, !p->kernel, lines_cu(p), ch);
+				 fallback, !p->kernel, lines_cu(p), die, ch);
 	return r < 0 ? r : 0;
 }
 
@@ -1445,6 +1547,34 @@ found:
 }
 
 /* Each parameter's location at site si's address. */
+/*
+ * A parameter of an out-of-line copy with one location for the whole
+ * function (DW_AT_location an expression, not a list) is described as it
+ * is after the prologue: GCC gives the kernel's dmar_alloc_hwirq `id` as
+ * `DW_OP_reg3 RBX`, which the prologue sets from %edi. At the entry only
+ * a location in an argument register or on the caller's stack is the
+ * argument's.
+ */
+static bool entry_unsure(Dwarf_Die *pdie, const struct btfi_loc *l)
+{
+	Dwarf_Attribute a;
+	uint32_t r;
+
+	if (!dwarf_attr(pdie, DW_AT_location, &a) || dwarf_whatform(&a) == DW_FORM_sec_offset ||
+	    dwarf_whatform(&a) == DW_FORM_loclistx)
+		return false;
+	switch (l->kind) {
+	case BTFI_LOC_KREG: case BTFI_LOC_KREG_OFF: case BTFI_LOC_KMEM:
+		r = l->reg;
+		return !(r == 5 || r == 4 || r == 1 || r == 2 || r == 8 || r == 9 ||
+			 (r == 7 && l->kind == BTFI_LOC_KMEM));
+	case BTFI_LOC_KREG_PAIR:
+		return true;
+	default:
+		return false;
+	}
+}
+
 static int site_locs(struct btfi_scan *s, struct scan_priv *p, const struct walk_ctx *ctx,
 		     Dwarf_Die *die, const struct ranges_info *ri, const struct scan_origin *o,
 		     uint32_t si)
@@ -1466,8 +1596,16 @@ static int site_locs(struct btfi_scan *s, struct scan_priv *p, const struct walk
 	ev.has = ri->has_entry && dwarf_formudata(dwarf_attr(die, DW_AT_GNU_entry_view, &a), &w) == 0;
 	ev.addr = ri->entry;
 	ev.view = ev.has ? w : 0;
+	/* A function's entry is view 0 of its first address: GCC gives the
+	 * parameters' later views there too (wcswidth's n = %rsi - 1 after
+	 * `n--` at the same address). */
+	if (s->sites[si].flags & BTFI_SITE_ENTRY) {
+		ev.has = true;
+		ev.addr = s->sites[si].addr;
+		ev.view = 0;
+	}
 	/* The entry view applies when probing at the entry pc itself. */
-	pctx.has_view = ev.has && s->sites[si].addr == ri->entry;
+	pctx.has_view = ev.has && s->sites[si].addr == ev.addr;
 	pctx.view = ev.view;
 	if (p->no_locations || !f->nparams || dwarf_child(die, &child))
 		return 0;
@@ -1491,9 +1629,14 @@ static int site_locs(struct btfi_scan *s, struct scan_priv *p, const struct walk
 		l = &s->locs[s->sites[si].first_loc + k];
 		err = param_loc(s, p, &pctx, &child, &s->params[f->first_param + k],
 				s->sites[si].addr, l);
-		if (!err && l->kind == BTFI_LOC_NONE && l->reason == BTFI_R_NOT_AT_ADDR)
+		if (!err && l->kind == BTFI_LOC_NONE && l->reason == BTFI_R_NOT_AT_ADDR &&
+		    !(s->sites[si].flags & BTFI_SITE_ENTRY))
 			err = next_view_loc(s, p, &pctx, &child, &s->params[f->first_param + k],
 					    s->sites[si].addr, l);
+		if (!err && (s->sites[si].flags & BTFI_SITE_ENTRY) && entry_unsure(&child, l)) {
+			l->kind = BTFI_LOC_NONE;
+			l->reason = BTFI_R_NOT_AT_ADDR;
+		}
 		/* Views order the states along the code as laid out: where other
 		 * ways jump in, a location only views give is that of the way
 		 * falling through (GCC: sqlite3_value_type's pVal = &nullMem at
@@ -1605,7 +1748,7 @@ static int do_inline(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
 		s->entry_pc.nocode++;
 	}
 	if (ri.any && p->policy == BTFI_PROBE_PER_CALL) {
-		err = per_call(p, ctx, &ri, site->addr, &ch);
+		err = per_call(p, ctx, die, &ri, site->addr, &ch);
 		if (err)
 			return err;
 		/* Two calls of f, one probe: one event for both. GCC can put
@@ -1614,7 +1757,7 @@ static int do_inline(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
 			struct scan_cfg_choice alt;
 
 			scan_cfg_entries(p->cfg, p->ranges, p->nranges, 0, false, ch.addr[0],
-					 !p->kernel, lines_cu(p), &alt);
+					 !p->kernel, lines_cu(p), die, &alt);
 			if (alt.n && !taken_by_other(s, p, ctx, o->func, &alt)) {
 				ch = alt;
 				s->probe.unshared++;
@@ -1626,6 +1769,7 @@ static int do_inline(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
 		if (ch.n) {
 			site->addr = ch.addr[0];
 			s->probe.extra_addrs += ch.n - 1;
+			s->probe.copies += ch.copies;
 			s->probe.nop_skipped += ch.nop_skipped;
 			s->probe.refused_moved += ch.refused_moved;
 		}

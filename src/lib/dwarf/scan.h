@@ -24,6 +24,7 @@ struct btfi_param {
 	Dwarf_Off type_off;	/* DIE key of DW_AT_type (BTFI_DIE_FILE_SHIFT), 0 if none */
 	uint32_t size;		/* byte size of the type, 0 if unknown */
 	bool is_signed;
+	bool int_cls;		/* integer class: one general register (SysV) */
 };
 
 /* Functions are keyed by (name, parameter names): the same static inline
@@ -37,8 +38,10 @@ struct btfi_func {
 	uint32_t nsites;	/* inline instances */
 	uint32_t nsites_noaddr;	/* ... of which without any code address */
 	uint32_t nool;		/* out-of-line (concrete) copies */
+	uint32_t nclones;	/* ... of them GCC clones probed (BTFI_SITE_CLONE) */
 	uint64_t ool_addr;	/* entry of one out-of-line copy, 0 if none */
 	bool has_symbol;	/* some out-of-line copy has an ELF symbol */
+	bool ret_in_mem;	/* returned in memory: rdi is the hidden pointer */
 	bool is_external;
 	uint8_t cls;		/* enum btfi_inline_class */
 };
@@ -55,6 +58,13 @@ enum {
 	/* No code of its own: probed at its DW_AT_entry_pc, an instruction
 	 * of the caller (as perf probe and gdb do). */
 	BTFI_SITE_NOCODE = 1 << 2,
+	/* Not an inline instance: the entry of an out-of-line copy whose ABI
+	 * the compiler changed, with the parameters' locations there from
+	 * its DWARF (scan.c, entry_site()). */
+	BTFI_SITE_ENTRY = 1 << 3,
+	/* ... of a GCC clone (f.isra.N, f.constprop.N): calls of f that f's
+	 * own entry does not see. */
+	BTFI_SITE_CLONE = 1 << 4,
 };
 
 struct btfi_site {
@@ -66,7 +76,8 @@ struct btfi_site {
 	uint32_t nlocs;		/* == funcs[func].nparams */
 	const char *call_file;	/* may be NULL */
 	uint32_t call_line;
-	uint16_t depth;		/* 1 = directly in an out-of-line function */
+	uint16_t depth;		/* 1 = directly in an out-of-line function
+				 * (0: a clone's entry) */
 	uint16_t shndx;		/* ELF section holding addr, 0 if none */
 	uint8_t flags;		/* BTFI_SITE_* */
 	uint8_t how;		/* enum btfi_probe_how (per-call policy) */
@@ -160,6 +171,7 @@ struct btfi_scan {
 	struct {		/* the per-call policy's decisions, per instance */
 		uint32_t how[BTFI_PROBE_HOW__MAX];
 		uint32_t extra_addrs;		/* addresses beyond the first */
+		uint32_t copies;		/* ... of them: unrolled copies of the call */
 		uint32_t nop_skipped;		/* padding skipped */
 		uint32_t refused_moved;		/* moved off an instruction uprobes refuse */
 		uint32_t borrowed;		/* parameter locations from the probe's path */
@@ -175,6 +187,8 @@ struct btfi_scan {
 		uint32_t unshared;		/* moved off another call's probe of the function */
 	} probe;
 	uint32_t split_parts;	/* instances flagged BTFI_SITE_SPLIT */
+	uint32_t entry_sites;	/* sites flagged BTFI_SITE_ENTRY (not instances) */
+	uint32_t clone_entries;	/* ... of them BTFI_SITE_CLONE */
 	/* Parameter locations (per address) from a later view of the probe
 	 * address: none at its own view (locviews.h). */
 	uint32_t next_view;
@@ -220,6 +234,10 @@ struct btfi_stats {
 	 * instance can be probed (any / carryable), instances with one for
 	 * every parameter */
 	uint64_t ceil_any, ceil_params, ceil_instances;
+	/* entries of out-of-line copies with their own locations
+	 * (BTFI_SITE_ENTRY): sites, not instances, so apart from every figure
+	 * above; of them GCC clones; their parameters, located ones */
+	uint64_t entry_sites, clone_entries, entry_params, entry_params_located;
 	double secs;
 };
 /* max_instances != 0: leave out functions with more instances (Treyer's

@@ -20,8 +20,11 @@
  * call. The call runs once per iteration of the innermost loop around it
  * that holds code of the instance: the instance's instructions at that
  * depth are the ones that run per call, and the entries are the first of
- * them on each path from the root. scan_cfg_entries() says the rest.
+ * them on each path from the root; copies of the call that loop unrolling
+ * left under the same DIE are found from the line table (copy_of()).
+ * scan_cfg_entries() says the rest.
  */
+#include <dwarf.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,6 +83,7 @@ struct scan_cfg {
 	uint32_t stamp;
 	const struct scan_xedge *xe;	uint32_t nxe;	/* the scan's, sorted */
 	Dwarf_Die *cu;			/* its line table, for the query; NULL */
+	Dwarf_Die *inst;		/* the instance asked about; NULL */
 };
 
 int scan_cfg_new(struct scan_cfg **out)
@@ -1541,6 +1545,139 @@ static uint32_t hoisted_other(struct scan_cfg *c, uint32_t x, uint32_t e, uint32
 	return found;
 }
 
+/* The line-table row instruction i lies in: its file, line and column,
+ * whether the row starts at i and is a statement; false without one. */
+struct cfg_row {
+	const char *file;
+	int line, col;
+	bool starts, stmt;
+};
+
+static bool row_of(struct scan_cfg *c, uint32_t i, struct cfg_row *r)
+{
+	Dwarf_Line *l = c->cu ? dwarf_getsrc_die(c->cu, c->insns[i].addr) : NULL;
+	Dwarf_Addr a;
+
+	if (!l || dwarf_lineaddr(l, &a) || dwarf_lineno(l, &r->line) || dwarf_linecol(l, &r->col) ||
+	    dwarf_linebeginstatement(l, &r->stmt))
+		return false;
+	r->file = dwarf_linesrc(l, NULL, NULL);
+	r->starts = a == c->insns[i].addr;
+	return r->file != NULL;
+}
+
+static bool same_row(const struct cfg_row *a, const struct cfg_row *b)
+{
+	return a->line == b->line && a->col == b->col && a->starts == b->starts &&
+	       !strcmp(a->file, b->file);
+}
+
+/* The innermost inlined subroutine under die (die itself if none) whose
+ * ranges hold addr: its DIE offset. */
+static Dwarf_Off innermost(Dwarf_Die *die, uint64_t addr, int depth)
+{
+	Dwarf_Die ch;
+
+	if (depth < 16 && !dwarf_child(die, &ch))
+		do {
+			int t = dwarf_tag(&ch);
+
+			if ((t == DW_TAG_inlined_subroutine && dwarf_haspc(&ch, addr) == 1) ||
+			    t == DW_TAG_lexical_block) {
+				Dwarf_Off o = innermost(&ch, addr, depth + 1);
+
+				if (t == DW_TAG_inlined_subroutine || o != dwarf_dieoffset(&ch))
+					return o;
+			}
+		} while (!dwarf_siblingof(&ch, &ch));
+	return dwarf_dieoffset(die);
+}
+
+/*
+ * Does the instance's code at e start the body again, as at x: a second
+ * copy of the call? LLVM keeps one DW_TAG_inlined_subroutine for all the
+ * copies loop unrolling makes of a call (one inlinedAt): SQLite's
+ * sqlite3_os_init runs four sqlite3_vfs_register bodies back to back in
+ * one instance's range, nothing of the caller's between them. The
+ * evidence: e begins a statement row, and its first instructions (two at
+ * least, COPY_CMP at most) repeat x's, the same rows (file, line, column,
+ * where a row starts) and the same kind of instruction, until both leave
+ * the instance (one alone is no copy: clang's btreePagecount in
+ * sqlite3VdbeExec, its load and later a test of it), and both lie
+ * in the same inlined subroutine under it (unixOpenSharedMemory's two
+ * sqlite3_malloc64 calls start alike but are two DIEs: two calls of
+ * those, one of unixOpenSharedMemory). Needs the line table (not the
+ * kernel's: GCC makes one DIE per copy anyway).
+ */
+#define COPY_CMP 4
+
+static bool copy_of(struct scan_cfg *c, uint32_t x, uint32_t e, uint32_t stamp)
+{
+	struct cfg_row rx, re;
+	uint32_t j;
+
+	if (!row_of(c, e, &re) || !re.starts || !re.stmt || !re.line)
+		return false;
+	for (j = 0; j < COPY_CMP; j++) {
+		const struct cfg_insn *ix, *ie;
+		bool inx, ine;
+
+		if (x + j >= e || e + j >= c->ninsns)
+			return false;
+		ix = &c->insns[x + j];
+		ie = &c->insns[e + j];
+		inx = c->imark[x + j] == stamp;
+		ine = c->imark[e + j] == stamp;
+		if (!inx || !ine) {
+			if (inx != ine || j < 2)
+				return false;
+			break;
+		}
+		if (ix->flow != ie->flow || (ix->flow < BTFI_FLOW_JUMP && ix->len != ie->len) ||
+		    (j && !row_of(c, e + j, &re)) || !row_of(c, x + j, &rx) || !same_row(&rx, &re))
+			return false;
+	}
+	return innermost(c->inst, c->insns[x].addr, 0) == innermost(c->inst, c->insns[e].addr, 0);
+}
+
+/* The copies of the call that starts at x (copy_of()) after it at depth
+ * D, outside the instance's own loops, into out[n..max); the new n. */
+static uint32_t copies(struct scan_cfg *c, uint32_t x, uint32_t stamp, uint16_t D,
+		       uint32_t *out, uint32_t n, uint32_t max)
+{
+	uint32_t bx = c->insns[x].blk, sp = 0, mark = ++c->stamp;
+
+	if (!c->cu || !c->inst)
+		return n;
+	c->work[sp++] = bx;
+	c->blocks[bx].seen = mark;
+	while (sp && n < max) {
+		const struct cfg_block *bl = &c->blocks[c->work[--sp]];
+		uint32_t b = bl - c->blocks;
+
+		if (ext_depth(c, b, stamp) == D && inner_loop(c, b, stamp) == NONE)
+			for (uint32_t i = b == bx ? x + 1 : bl->first; i < bl->first + bl->n && n < max; i++) {
+				uint32_t k;
+
+				if (c->imark[i] != stamp || !copy_of(c, x, i, stamp))
+					continue;
+				for (k = 0; k < n && out[k] != i; k++)
+					;
+				if (k == n)
+					out[n++] = i;
+			}
+		for (uint32_t k = 0; k < bl->nsucc; k++) {
+			uint32_t s = c->succs[bl->succ + k];
+
+			if (s & BACK || c->blocks[s].seen == mark || ext_depth(c, s, stamp) < D)
+				continue;
+			c->blocks[s].seen = mark;
+			c->work[sp++] = s;
+		}
+	}
+	return n;
+}
+
 /* The first instruction of the instance at depth D (or the marker) on
  * every path from the root, in ent[] (at most SCAN_CFG_MAX_ENTRIES: else
  * returns that + 1). */
@@ -1581,7 +1718,7 @@ static uint32_t first_ones(struct scan_cfg *c, uint32_t stamp, uint16_t D, uint3
 
 void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t nr,
 		      uint64_t marker, bool has_marker, uint64_t fallback, bool refuse,
-		      Dwarf_Die *cu, struct scan_cfg_choice *out)
+		      Dwarf_Die *cu, Dwarf_Die *inst, struct scan_cfg_choice *out)
 {
 	uint32_t stamp, i, k, mi = NONE, fi, ent[SCAN_CFG_MAX_ENTRIES], pre[SCAN_CFG_MAX_ENTRIES], nent;
 	uint16_t D = 0;
@@ -1592,6 +1729,7 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 	if (c->state <= 0)
 		return;
 	c->cu = cu;
+	c->inst = inst;
 	stamp = ++c->stamp;
 	for (k = 0; k < nr; k++)
 		for (i = lower_insn(c, r[k].lo); i < c->ninsns && c->insns[i].addr < r[k].hi; i++) {
@@ -1747,6 +1885,15 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 			}
 		if (keep)
 			nent = keep;
+	}
+	/* the other copies of an unrolled call under the same DIE */
+	for (k = 0, i = nent; k < i; k++) {
+		uint32_t n0 = nent;
+
+		nent = copies(c, pre[k], stamp, D, pre, nent, SCAN_CFG_MAX_ENTRIES);
+		out->copies += nent - n0;
+		for (; n0 < nent; n0++)
+			ent[n0] = settle(c, pre[n0], out, refuse);
 	}
 	fi = find_insn(c, fallback);
 	if (nent > 1)

@@ -18,6 +18,14 @@ void btfi_stats_compute(const struct btfi_scan *s, uint32_t max_instances, struc
 
 		if (site->flags & BTFI_SITE_EXTRA)	/* counted with its instance */
 			continue;
+		if (site->flags & BTFI_SITE_ENTRY) {	/* an entry, not an instance */
+			st->entry_sites++;
+			st->clone_entries += !!(site->flags & BTFI_SITE_CLONE);
+			st->entry_params += site->nlocs;
+			for (j = 0; j < site->nlocs; j++)
+				st->entry_params_located += s->locs[site->first_loc + j].kind != BTFI_LOC_NONE;
+			continue;
+		}
 		if (max_instances && site->func < s->nfuncs && s->funcs[site->func].nsites > max_instances)
 			continue;
 		st->inline_instances++;
