@@ -314,3 +314,13 @@ int btfi_insn_copy_source(const struct btfi_insn_step *st, uint32_t n, int reg, 
 	}
 	return reg;
 }
+
+const uint8_t btfi_sysv_int_regs[6] = { 5, 4, 1, 2, 8, 9 };
+
+bool btfi_sysv_is_int_reg(uint32_t r)
+{
+	for (int i = 0; i < 6; i++)
+		if (btfi_sysv_int_regs[i] == r)
+			return true;
+	return false;
+}

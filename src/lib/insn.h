@@ -16,6 +16,13 @@
 
 struct btfi_insn_dec;
 
+/* The SysV x86-64 ABI's integer argument registers, in order, as DWARF
+ * register numbers (rdi rsi rdx rcx r8 r9): attach reads an out-of-line
+ * entry's arguments there, the scan tells a changed ABI from them. */
+extern const uint8_t btfi_sysv_int_regs[6];
+/* Is DWARF register r one of them? */
+bool btfi_sysv_is_int_reg(uint32_t r);
+
 /* Where control goes after an instruction. */
 enum btfi_insn_flow {
 	BTFI_FLOW_NEXT = 0,	/* to the next instruction */

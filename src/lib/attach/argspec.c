@@ -7,6 +7,7 @@
 #include <string.h>
 #include <bpf/btf.h>
 #include "attach/attach.h"
+#include "insn.h"
 
 int btfi_loc_to_spec(const struct btfi_loc *loc, struct btfi_arg_spec *a, const char **why)
 {
@@ -141,7 +142,6 @@ static int classify(const struct btf *btf, uint32_t id, uint32_t off, enum cls c
 	return -EINVAL;
 }
 
-static const uint8_t int_regs[6] = { 5, 4, 1, 2, 8, 9 };	/* rdi rsi rdx rcx r8 r9 */
 
 /* Class of a whole argument/return value of type id: sets *n_int / *n_sse
  * to the registers it needs, or returns C_MEM. */
@@ -213,11 +213,11 @@ int btfi_entry_locs(const struct btf *btf, uint32_t proto_id, struct btfi_loc *l
 				l.reason = BTFI_R_UNSUPPORTED;
 			} else if (n_int == 2) {
 				l.kind = BTFI_LOC_KREG_PAIR;
-				l.reg = int_regs[gp];
-				l.reg2 = int_regs[gp + 1];
+				l.reg = btfi_sysv_int_regs[gp];
+				l.reg2 = btfi_sysv_int_regs[gp + 1];
 			} else {
 				l.kind = BTFI_LOC_KREG;
-				l.reg = int_regs[gp];
+				l.reg = btfi_sysv_int_regs[gp];
 			}
 			gp += n_int;
 			sse += n_sse;

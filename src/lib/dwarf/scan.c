@@ -919,7 +919,6 @@ static int new_site(struct btfi_scan *s, struct scan_priv *p, const struct btfi_
  */
 static bool abi_differs(const struct btfi_scan *s, const struct btfi_func *f, const struct btfi_loc *l)
 {
-	static const uint8_t int_regs[6] = { 5, 4, 1, 2, 8, 9 };	/* rdi rsi rdx rcx r8 r9 */
 	uint32_t k, gp = f->ret_in_mem;
 
 	for (k = 0; k < f->nparams; k++) {
@@ -929,7 +928,7 @@ static bool abi_differs(const struct btfi_scan *s, const struct btfi_func *f, co
 		if (!prm->int_cls || !prm->size || prm->size > 8 || gp >= 6)
 			return false;
 		if (l[k].kind != BTFI_LOC_NONE &&
-		    (l[k].kind != BTFI_LOC_KREG || l[k].reg != int_regs[gp]))
+		    (l[k].kind != BTFI_LOC_KREG || l[k].reg != btfi_sysv_int_regs[gp]))
 			return true;
 		gp++;
 	}
@@ -1566,8 +1565,7 @@ static bool entry_unsure(Dwarf_Die *pdie, const struct btfi_loc *l)
 	switch (l->kind) {
 	case BTFI_LOC_KREG: case BTFI_LOC_KREG_OFF: case BTFI_LOC_KMEM:
 		r = l->reg;
-		return !(r == 5 || r == 4 || r == 1 || r == 2 || r == 8 || r == 9 ||
-			 (r == 7 && l->kind == BTFI_LOC_KMEM));
+		return !(btfi_sysv_is_int_reg(r) || (r == 7 && l->kind == BTFI_LOC_KMEM));
 	case BTFI_LOC_KREG_PAIR:
 		return true;
 	default:
