@@ -1103,6 +1103,22 @@ static uint16_t ext_depth(struct scan_cfg *c, uint32_t b, uint32_t stamp)
 	return d;
 }
 
+/* Queue bl's forward successors not yet seen at depth D or deeper on
+ * c->work[sp...) (the walks "within one call"); returns the new end. */
+static uint32_t push_fwd(struct scan_cfg *c, const struct cfg_block *bl, uint32_t mark,
+			 uint32_t stamp, uint16_t D, uint32_t sp)
+{
+	for (uint32_t k = 0; k < bl->nsucc; k++) {
+		uint32_t s = c->succs[bl->succ + k];
+
+		if (s & BACK || c->blocks[s].seen == mark || ext_depth(c, s, stamp) < D)
+			continue;
+		c->blocks[s].seen = mark;
+		c->work[sp++] = s;
+	}
+	return sp;
+}
+
 /* Outermost loop inside the instance that holds block b, NONE if none. */
 static uint32_t inner_loop(struct scan_cfg *c, uint32_t b, uint32_t stamp)
 {
@@ -1332,14 +1348,7 @@ static bool does_work(struct scan_cfg *c, uint32_t e, uint32_t stamp, uint16_t D
 					return true;
 				one = i;
 			}
-		for (uint32_t k = 0; k < bl->nsucc; k++) {
-			uint32_t s = c->succs[bl->succ + k];
-
-			if (s & BACK || c->blocks[s].seen == mark || ext_depth(c, s, stamp) < D)
-				continue;
-			c->blocks[s].seen = mark;
-			c->work[sp++] = s;
-		}
+		sp = push_fwd(c, bl, mark, stamp, D, sp);
 	}
 	return near && one != NONE && loads(c, one);
 }
@@ -1484,14 +1493,7 @@ static bool rejoins(struct scan_cfg *c, uint32_t i, uint32_t e, uint32_t stamp, 
 					cand[n++] = j;
 					break;
 				}
-		for (uint32_t k = 0; k < bl->nsucc; k++) {
-			uint32_t s = c->succs[bl->succ + k];
-
-			if (s & BACK || c->blocks[s].seen == mark || ext_depth(c, s, stamp) < D)
-				continue;
-			c->blocks[s].seen = mark;
-			c->work[sp++] = s;
-		}
+		sp = push_fwd(c, bl, mark, stamp, D, sp);
 	}
 	/* reaches() takes the walk's stamp: ask once the walk is done */
 	for (uint32_t k = 0; k < n; k++)
@@ -1666,14 +1668,7 @@ static uint32_t copies(struct scan_cfg *c, uint32_t x, uint32_t stamp, uint16_t 
 				if (k == n)
 					out[n++] = i;
 			}
-		for (uint32_t k = 0; k < bl->nsucc; k++) {
-			uint32_t s = c->succs[bl->succ + k];
-
-			if (s & BACK || c->blocks[s].seen == mark || ext_depth(c, s, stamp) < D)
-				continue;
-			c->blocks[s].seen = mark;
-			c->work[sp++] = s;
-		}
+		sp = push_fwd(c, bl, mark, stamp, D, sp);
 	}
 	return n;
 }
