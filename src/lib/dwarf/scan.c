@@ -947,7 +947,10 @@ static int entry_site(struct btfi_scan *s, struct scan_priv *p, const struct wal
 	int err;
 
 	clone = btfi_syms_clone_at(&p->syms, ctx->caller_addr, f->name);
-	if (!clone && (p->no_locations || !f->nparams ||
+	/* Only a static function's ABI can change without a new name, and
+	 * only clang does that; asking libdw for every function's entry
+	 * locations would cost a kernel scan about 40 MB. */
+	if (!clone && (p->no_locations || !f->nparams || f->is_external || !p->abi_in_place ||
 		       !btfi_syms_has(&p->syms, ctx->caller_addr, f->name)))
 		return 0;
 	err = new_site(s, p, f, NO_IDX, true, &si);
@@ -1885,6 +1888,14 @@ static void trim_info(struct scan_priv *p, uint64_t cu_off)
 
 /* Whether a unit's code holds one of opts' unit_addrs. A unit whose
  * ranges cannot be read is walked. */
+static bool producer_is_gcc(Dwarf_Die *cu)
+{
+	Dwarf_Attribute a;
+	const char *prod = dwarf_formstring(dwarf_attr(cu, DW_AT_producer, &a));
+
+	return prod && !strncmp(prod, "GNU ", 4);
+}
+
 static bool unit_wanted(struct scan_priv *p, Dwarf_Die *cudie)
 {
 	Dwarf_Addr base, lo, hi;
@@ -1944,6 +1955,7 @@ static int scan_dwarf(struct btfi_scan *s, struct scan_priv *p)
 		if (dwarf_diecu(&cudie, &tmp, &asz, NULL) && asz)
 			p->addr_size = asz;
 		p->cudie = cudie;
+		p->abi_in_place = !producer_is_gcc(&cudie) && !producer_is_gcc(walk);
 		p->cu_version = version;
 		p->offset_size = 4;	/* 64-bit DWARF is not produced by gcc/clang here */
 		p->files_tried = false;

@@ -95,6 +95,10 @@ struct scan_priv {
 	uint64_t trimmed;		/* file offset up to which pages were dropped */
 	const char **fnames;		uint32_t nfnames, fnames_cap;
 	Dwarf_Die cudie;
+	/* The unit's compiler may change a static function's ABI without
+	 * renaming it (clang; GCC renames: .isra, .constprop): scan.c
+	 * entry_site() then compares its entry with the calling convention. */
+	bool abi_in_place;
 	int cu_version, offset_size;
 	Elf_Data *loclists, *loc;
 	bool files_tried;
