@@ -181,4 +181,40 @@ for f, k in sorted(need - seen):
 sys.exit(1 if bad else 0)
 PY
 done
+
+# 4. out-of-line entries with their own locations (tests/fixtures/clones.c):
+# gcc clones mix (mix.isra.0: p replaced, k in %rdx) and scale
+# (scale.constprop.0: mul folded to 7); clang renames nothing but folds
+# scale's mul = 7 into its only copy, whose %esi then holds anything.
+for cc in gcc clang; do
+	bin=$FIXTURES/clones-$cc-dw5
+	"$BTFINLINE" stats --sites "$bin" >"$tmp/clones-$cc.sites" && "$BTFINLINE" stats --json "$bin" >"$tmp/clones-$cc.json" ||
+		{ echo "FAIL clones-$cc: stats failed"; fail=1; continue; }
+	python3 - "$cc" "$tmp/clones-$cc.sites" "$tmp/clones-$cc.json" "$bin" <<'PY' || fail=1
+import json, re, subprocess, sys
+cc, sites, js, binary = sys.argv[1:]
+st = json.load(open(js))
+lines = [l.split() for l in open(sites) if l.startswith(("clone ", "entry "))]
+got = {(l[0], l[1]): " ".join(l[l.index("15:") + 1:] if "15:" in l else l[-2:]) for l in lines}
+syms = subprocess.run(["nm", binary], capture_output=True, text=True).stdout
+bad = 0
+if cc == "gcc":
+    want = {("clone", "mix"), ("clone", "scale")}
+    for n in ("mix.isra.0", "scale.constprop.0"):
+        if not re.search(r" t %s$" % re.escape(n), syms, re.M):
+            print("FAIL clones-gcc: gcc made no %s (the fixture no longer clones)" % n); bad += 1
+    ok = st["entry_sites"] == 2 and st["clone_entries"] == 2
+else:
+    want = {("entry", "scale")}
+    ok = st["entry_sites"] == 1 and st["clone_entries"] == 0
+if set(got) != want or not ok:
+    print("FAIL clones-%s: entry sites %s (json %d, clones %d), want %s" % (cc, sorted(got), st["entry_sites"], st["clone_entries"], sorted(want))); bad += 1
+scale = [l for l in lines if l[1] == "scale"]
+if not scale or "mul=0x7" not in scale[0]:
+    print("FAIL clones-%s: scale's entry has no mul = 7: %s" % (cc, scale)); bad += 1
+if not bad:
+    print("ok   clones-%s: entry sites %s, scale's mul = 7 at its entry" % (cc, ", ".join("%s %s" % k for k in sorted(want))))
+sys.exit(1 if bad else 0)
+PY
+done
 exit $fail
