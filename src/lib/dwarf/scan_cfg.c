@@ -1344,6 +1344,23 @@ static bool does_work(struct scan_cfg *c, uint32_t e, uint32_t stamp, uint16_t D
 	return near && one != NONE && loads(c, one);
 }
 
+/* Is the instance's code at e one unconditional jump out of it, alone (a
+ * range of its own)? The compiler gives the call that jump: its body on
+ * that path folded to nothing but going on (gcc's sqlite3ValueFree(0)
+ * with db->pErr NULL in sqlite3LeaveMutexAndCloseZombie, [0x7b6cb,
+ * 0x7b6cd) `jmp 0x7b66e`). */
+static bool lone_jump(struct scan_cfg *c, uint32_t e, uint32_t stamp)
+{
+	const struct cfg_insn *in = &c->insns[e];
+	uint32_t t;
+
+	if (in->flow != BTFI_FLOW_JUMP || (e && c->imark[e - 1] == stamp) ||
+	    (e + 1 < c->ninsns && c->imark[e + 1] == stamp))
+		return false;
+	t = find_insn(c, in->target);
+	return t != NONE && c->imark[t] != stamp;
+}
+
 /* Does every path from instruction a run instruction b before the call
  * ends (an exit, or the back edge of a loop around it)? */
 static bool must_reach(struct scan_cfg *c, uint32_t a, uint32_t b, uint32_t stamp, uint16_t D)
@@ -1872,14 +1889,16 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 			}
 	} while (again);
 	/* ways in: only those that do some of the call's work, where the
-	 * marker says where the body begins or the way in is a jump table's */
+	 * marker says where the body begins or the way in is a jump table's;
+	 * or a lone jump out that is all the instance has there (lone_jump():
+	 * the call folded to going on) */
 	if (nent > 1) {
 		uint32_t keep = 0;
 
 		for (k = 0; k < nent; k++)
 			if (ent[k] == mi || pre[k] == ms ||
 			    (mi == NONE && ms == NONE && !by_table(c, pre[k]) && !line0_only(c, pre[k], stamp)) ||
-			    does_work(c, pre[k], stamp, D, true)) {
+			    does_work(c, pre[k], stamp, D, true) || lone_jump(c, pre[k], stamp)) {
 				pre[keep] = pre[k];
 				ent[keep++] = ent[k];
 			}
