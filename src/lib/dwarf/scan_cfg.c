@@ -1344,6 +1344,48 @@ static bool does_work(struct scan_cfg *c, uint32_t e, uint32_t stamp, uint16_t D
 	return near && one != NONE && loads(c, one);
 }
 
+/* Does instruction i only set a register from registers or a constant
+ * (a copy, an extension, lea/add/sub of a constant, mov $imm, xor r,r):
+ * an argument's setup, no load, store or call of the body's? */
+static bool reg_only(struct scan_cfg *c, uint32_t i)
+{
+	struct btfi_insn_affine a;
+	uint64_t v;
+	uint32_t bytes;
+	int dst, src;
+	bool pcrel;
+
+	return decode_at(c, c->insns[i].addr) &&
+	       (btfi_insn_affine(c->dec, &a) || btfi_insn_copy(c->dec, &dst, &src, &bytes) ||
+		btfi_insn_const(c->dec, &dst, &v, &pcrel));
+}
+
+/* Is x code of the instance hoisted above a decision of the caller's: its
+ * block ends in a conditional jump that is not the instance's, and the
+ * instance's work from x to there is one instruction that only sets a
+ * register (reg_only())? It is an argument's setup, and where the call
+ * is is the caller's choice past the branch: clang's cachedCellSize in
+ * balance, `movslq %r9d,%rbx` (0x587ae, iNew's extension) before
+ * editPage's `if( iCell>=0 && iCell<nNew )`, runs every pass of the
+ * insert loop; the call enters at 0x5873d. A lone load or call is the
+ * body's work (sqlite3FindCollSeq's `p = db->pDfltColl`, clang's
+ * sqlite3Strlen30 at 90748 `call strlen` before the caller's test). */
+static bool above_branch(struct scan_cfg *c, uint32_t x, uint32_t stamp)
+{
+	const struct cfg_block *bl = &c->blocks[c->insns[x].blk];
+	uint32_t last = bl->first + bl->n - 1, work = 0;
+
+	if (c->insns[last].flow != BTFI_FLOW_CJUMP || c->imark[last] == stamp)
+		return false;
+	for (uint32_t i = x; i < last; i++) {
+		if (c->imark[i] != stamp || !work_insn(&c->insns[i]) || line0(c, i))
+			continue;
+		if (++work >= 2 || !reg_only(c, i))
+			return false;
+	}
+	return true;
+}
+
 /* Is the instance's code at e one unconditional jump out of it, alone (a
  * range of its own)? The compiler gives the call that jump: its body on
  * that path folded to nothing but going on (gcc's sqlite3ValueFree(0)
@@ -1697,15 +1739,17 @@ static uint32_t copies(struct scan_cfg *c, uint32_t x, uint32_t stamp, uint16_t 
 
 /* The first instruction of the instance at depth D (or the marker) on
  * every path from the root, in ent[] (at most SCAN_CFG_MAX_ENTRIES: else
- * returns that + 1). */
+ * returns that + 1); `past`: not code hoisted above a branch of the
+ * caller's (above_branch(); the marker is never passed, past is for
+ * instances without one). */
 static uint32_t first_ones(struct scan_cfg *c, uint32_t stamp, uint16_t D, uint32_t mi,
-			   uint32_t *ent)
+			   uint32_t *ent, bool past)
 {
-	uint32_t sp = 0, nent = 0, k, i;
+	uint32_t sp = 0, nent = 0, k, i, mark = ++c->stamp;
 
 	for (k = 0; k < c->nblocks; k++)
 		if (c->blocks[k].root && !c->blocks[k].dead) {
-			c->blocks[k].seen = stamp;
+			c->blocks[k].seen = mark;
 			c->work[sp++] = k;
 		}
 	while (sp) {
@@ -1714,6 +1758,8 @@ static uint32_t first_ones(struct scan_cfg *c, uint32_t stamp, uint16_t D, uint3
 
 		for (i = bl->first; i < bl->first + bl->n && !hit; i++)
 			if (i == mi || in_c(c, i, stamp, D)) {
+				if (past && above_branch(c, i, stamp))
+					break;	/* the walk goes on past the branch */
 				if (nent == SCAN_CFG_MAX_ENTRIES)
 					return nent + 1;
 				ent[nent++] = i;
@@ -1724,9 +1770,9 @@ static uint32_t first_ones(struct scan_cfg *c, uint32_t stamp, uint16_t D, uint3
 		for (k = 0; k < bl->nsucc; k++) {
 			uint32_t s = c->succs[bl->succ + k];
 
-			if (s & BACK || c->blocks[s].seen == stamp)
+			if (s & BACK || c->blocks[s].seen == mark)
 				continue;
-			c->blocks[s].seen = stamp;
+			c->blocks[s].seen = mark;
 			c->work[sp++] = s;
 		}
 	}
@@ -1792,7 +1838,11 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 	    (ext_depth(c, c->insns[mi].blk, stamp) != D ||
 	     inner_loop(c, c->insns[mi].blk, stamp) != NONE))
 		mi = NONE;
-	nent = first_ones(c, stamp, D, mi, ent);
+	/* without a marker, code hoisted above a branch of the caller's is
+	 * no entry (above_branch()) unless no entry is left without it */
+	nent = first_ones(c, stamp, D, mi, ent, !has_marker);
+	if (!nent || nent > SCAN_CFG_MAX_ENTRIES)
+		nent = first_ones(c, stamp, D, mi, ent, false);
 	out->how = BTFI_PROBE_HOW_AMBIGUOUS;
 	if (!nent || nent > SCAN_CFG_MAX_ENTRIES)
 		return;
