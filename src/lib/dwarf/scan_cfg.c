@@ -1403,6 +1403,41 @@ static bool lone_jump(struct scan_cfg *c, uint32_t e, uint32_t stamp)
 	return t != NONE && c->imark[t] != stamp;
 }
 
+/* Does the instance's code from x on, before e, do any work (an
+ * instruction of it that is neither a jump, padding nor line 0)? A way in
+ * that only branches before it meets e decides nothing of the call's that
+ * e does not: clang's sqlite3DbStrNDup in vdbeChangeP4Full, whose `z ==
+ * 0` jne (0x60a0d; its test is line 0) is the n > 0 path's and the n == 0
+ * path enters at 0x60a7c, which both reach. */
+static bool work_before(struct scan_cfg *c, uint32_t x, uint32_t e, uint32_t stamp, uint16_t D)
+{
+	uint32_t head = 0, sp = 0, mark = ++c->stamp, eb = c->insns[e].blk;
+
+	c->work[sp++] = c->insns[x].blk;
+	c->blocks[c->insns[x].blk].seen = mark;
+	while (head < sp && head < 64) {
+		uint32_t b = c->work[head++];
+		const struct cfg_block *bl = &c->blocks[b];
+		uint32_t i = b == c->insns[x].blk ? x : bl->first;
+		uint32_t end = b == eb && e >= i ? e : bl->first + bl->n;
+
+		for (; i < end; i++)
+			if (c->imark[i] == stamp && work_insn(&c->insns[i]) && !line0(c, i))
+				return true;
+		if (end != bl->first + bl->n)
+			continue;		/* met e */
+		for (uint32_t k = 0; k < bl->nsucc; k++) {
+			uint32_t s = c->succs[bl->succ + k];
+
+			if (s & BACK || c->blocks[s].seen == mark || ext_depth(c, s, stamp) < D)
+				continue;
+			c->blocks[s].seen = mark;
+			c->work[sp++] = s;
+		}
+	}
+	return false;
+}
+
 /* Does every path from instruction a run instruction b before the call
  * ends (an exit, or the back edge of a loop around it)? */
 static bool must_reach(struct scan_cfg *c, uint32_t a, uint32_t b, uint32_t stamp, uint16_t D)
@@ -1923,6 +1958,7 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 				}
 				if (ent[i] != ent[k] && (ent[k] == mi ||
 				    (ent[i] != mi && some && does_work(c, ent[k], stamp, D, false) &&
+				     work_before(c, pre[k], pre[i], stamp, D) &&
 				     (mi != NONE || !line0_only(c, pre[k], stamp)))))
 					drop = i;
 				if (drop == k && some && ent[k] != mi && nrepl < 16 &&
