@@ -1639,6 +1639,99 @@ static uint32_t hoisted_other(struct scan_cfg *c, uint32_t x, uint32_t e, uint32
 	return found;
 }
 
+/* The instance's code that ends block b in a conditional jump of its
+ * own, all of it the instance's from its first instruction there: that
+ * first instruction, NONE if not (a test and its branch). */
+static uint32_t own_test(const struct scan_cfg *c, uint32_t b, uint32_t stamp)
+{
+	const struct cfg_block *bl = &c->blocks[b];
+	uint32_t last = bl->first + bl->n - 1, i = last;
+
+	if (c->insns[last].flow != BTFI_FLOW_CJUMP || c->imark[last] != stamp || bl->nsucc != 2)
+		return NONE;
+	while (i > bl->first && c->imark[i - 1] == stamp)
+		i--;
+	return i < last ? i : NONE;
+}
+
+/* Do the tests at a and b repeat each other: as many instructions, the
+ * same kinds, the same lengths but for the jumps (je / jne)? */
+static bool same_test(const struct scan_cfg *c, uint32_t a, uint32_t b)
+{
+	const struct cfg_block *ba = &c->blocks[c->insns[a].blk], *bb = &c->blocks[c->insns[b].blk];
+
+	if (ba->first + ba->n - a != bb->first + bb->n - b)
+		return false;
+	for (uint32_t j = 0; a + j < ba->first + ba->n; j++) {
+		const struct cfg_insn *x = &c->insns[a + j], *y = &c->insns[b + j];
+
+		if (x->flow != y->flow || (x->flow < BTFI_FLOW_JUMP && x->len != y->len))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Entry e heads a loop around the call (each pass calls it once) whose
+ * ways in are the instance's own first test, rotated: the loop's way in
+ * from outside comes (by one path) from a block that ends in that test,
+ * whose other way leaves; each back edge comes from a copy of the test
+ * at the loop's end, whose other way leaves the loop. e runs only when
+ * the test passes; the tests run once per call, the first call's before
+ * the loop. clang's sqlite3WhereSplit: its tail recursion on pRight made
+ * a loop, sqlite3ExprSkipCollateAndLikely's `pExpr == 0` test is at the
+ * function's entry (0xb682c) and at the latch (0xb688e). The tests into
+ * out[] (the outside one first), their number; 0 if not so.
+ */
+static uint32_t rotated(struct scan_cfg *c, uint32_t e, uint32_t stamp, uint32_t *out, uint32_t max)
+{
+	uint32_t hb = c->insns[e].blk, l = c->blocks[hb].loop, n = 1, g = NONE;
+	const struct cfg_block *h = &c->blocks[hb];
+
+	if (l == NONE || c->loops[l].header != hb || c->loops[l].multi || h->root ||
+	    loop_internal(c, l, stamp) || max < 2)
+		return 0;
+	for (uint32_t k = 0; k < h->npred; k++) {
+		uint32_t q = c->preds[h->pred + k], t, other;
+
+		if (c->blocks[q].dead)
+			continue;
+		if (in_loop(c, q, l)) {
+			const struct cfg_block *qb = &c->blocks[q];
+
+			if ((t = own_test(c, q, stamp)) == NONE || n == max)
+				return 0;
+			other = c->succs[qb->succ] & BACK ? c->succs[qb->succ + 1] : c->succs[qb->succ];
+			if ((other & BACK) || in_loop(c, other, l))
+				return 0;
+			out[n++] = t;
+			continue;
+		}
+		if (g != NONE)
+			return 0;
+		/* one path back to the block that ends in the test */
+		while (c->blocks[q].nsucc == 1 && c->blocks[q].npred == 1 && !c->blocks[q].root)
+			q = c->preds[c->blocks[q].pred];
+		if ((g = own_test(c, q, stamp)) == NONE)
+			return 0;
+		for (uint32_t j = 0; j < 2; j++) {
+			other = c->succs[c->blocks[q].succ + j];
+			if (!(other & BACK) && c->blocks[other].first != h->first &&
+			    !reaches(c, c->blocks[other].first, e, stamp, 0))
+				break;
+			if (j == 1)
+				return 0;	/* both ways go on to the loop */
+		}
+	}
+	if (g == NONE || n < 2)
+		return 0;
+	for (uint32_t k = 1; k < n; k++)
+		if (!same_test(c, g, out[k]))
+			return 0;
+	out[0] = g;
+	return n;
+}
+
 /* The line-table row instruction i lies in: its file, line and column,
  * whether the row starts at i and is a statement; false without one. */
 struct cfg_row {
@@ -1990,6 +2083,21 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 			}
 		if (keep)
 			nent = keep;
+	}
+	/* the call's first test rotated into the loop around it: its copies */
+	for (k = 0; k < nent; k++) {
+		uint32_t rot[SCAN_CFG_MAX_ENTRIES], nr2;
+
+		nr2 = rotated(c, pre[k], stamp, rot, SCAN_CFG_MAX_ENTRIES - nent + 1);
+		if (!nr2)
+			continue;
+		pre[k] = rot[0];
+		ent[k] = settle(c, rot[0], out, refuse);
+		for (uint32_t j = 1; j < nr2; j++, nent++) {
+			pre[nent] = rot[j];
+			ent[nent] = settle(c, rot[j], out, refuse);
+		}
+		k = nent;	/* one such loop per instance */
 	}
 	/* the other copies of an unrolled call under the same DIE */
 	for (k = 0, i = nent; k < i; k++) {
