@@ -358,7 +358,6 @@ static int dump_sites(struct dump *d, const char *name, const struct btfinline_s
 	struct btfi_loc locs[64];
 	const char *cls;
 	bool unknown = false;	/* printed a `?` without its reason */
-	size_t nclones = 0;
 
 	proto_str(d->bi, s[0].func_id, proto, sizeof(proto));
 	/* Selective: its FUNC is in the base, which pahole emits only for
@@ -370,23 +369,18 @@ static int dump_sites(struct dump *d, const char *name, const struct btfinline_s
 	for (size_t i = 0; i < n; i++)
 		callers[i].addr = caller_key(d, &s[i]);
 	btfi_symtab_callers(&d->st, callers, n);
-	/* A site at a GCC clone's first byte is that clone's entry, not an
-	 * inline instance: said so, and counted apart. */
-	for (size_t i = 0; i < n; i++)
-		nclones += callers[i].name && !callers[i].off && btfi_clone_name(callers[i].name, name);
 
+	/* A site at a GCC clone's first byte is that clone's entry, not an
+	 * inline instance: its line says so where the symbols are known (the
+	 * count stays the blob's, the same with or without them). */
 	if (d->fmt == F_TEXT) {
-		printf("%s: %s inlined, %zu site%s", name, cls, n - nclones, n - nclones == 1 ? "" : "s");
-		if (nclones)
-			printf(", %zu clone entr%s", nclones, nclones == 1 ? "y" : "ies");
-		printf("\n  %s\n", proto);
+		printf("%s: %s inlined, %zu site%s\n  %s\n", name, cls, n, n == 1 ? "" : "s", proto);
 	} else if (d->fmt == F_JSON) {
 		jw_start_object(&d->jw);
 		jw_string_field(&d->jw, "name", name);
 		jw_string_field(&d->jw, "inlined", cls);
 		jw_string_field(&d->jw, "proto", proto);
-		jw_uint_field(&d->jw, "nsites", n - nclones);
-		jw_uint_field(&d->jw, "nclones", nclones);
+		jw_uint_field(&d->jw, "nsites", n);
 		jw_name(&d->jw, "sites");
 		jw_start_array(&d->jw);
 	}

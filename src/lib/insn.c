@@ -179,6 +179,34 @@ bool btfi_insn_const(struct btfi_insn_dec *d, int *reg, uint64_t *val, bool *pcr
 	return false;
 }
 
+static uint32_t mix(uint32_t h, uint64_t v)
+{
+	h ^= (uint32_t)v ^ (uint32_t)(v >> 32);
+	return h * 16777619u;
+}
+
+uint32_t btfi_insn_shape(struct btfi_insn_dec *d)
+{
+	const cs_insn *in = d->insn;
+	const cs_x86 *x = &in->detail->x86;
+	uint32_t h = mix(2166136261u, in->id);
+
+	for (uint8_t i = 0; i < x->op_count; i++) {
+		const cs_x86_op *o = &x->operands[i];
+
+		h = mix(mix(h, o->type), o->size);
+		if (o->type == X86_OP_IMM && in->id != X86_INS_MOV && in->id != X86_INS_MOVABS &&
+		    !in_group(in->detail, CS_GRP_JUMP) && !in_group(in->detail, CS_GRP_CALL))
+			h = mix(h, (uint64_t)o->imm);
+		if (o->type == X86_OP_MEM) {
+			h = mix(mix(mix(h, o->mem.segment), o->mem.index != X86_REG_INVALID), o->mem.scale);
+			if (o->mem.base != X86_REG_RIP)
+				h = mix(h, (uint64_t)o->mem.disp);
+		}
+	}
+	return h;
+}
+
 bool btfi_insn_copy(struct btfi_insn_dec *d, int *dst, int *src, uint32_t *bytes)
 {
 	const cs_insn *in = d->insn;

@@ -62,6 +62,14 @@ uint32_t btfi_insn_writes(struct btfi_insn_dec *d);
  * the link-time address)? *reg gets its DWARF number. */
 bool btfi_insn_const(struct btfi_insn_dec *d, int *reg, uint64_t *val, bool *pcrel);
 
+/* A hash of what the instruction last decoded does, blind to where its
+ * code and data lie and to register allocation: the mnemonic, each
+ * operand's kind and size, an immediate unless moved (a constant argument
+ * of one copy) or a branch target, and for memory its segment, scale and,
+ * unless addressed from %rip, displacement (branch targets, %rip offsets,
+ * registers and moved constants differ between copies of one code). */
+uint32_t btfi_insn_shape(struct btfi_insn_dec *d);
+
 /* Does the instruction last decoded copy one general register into
  * another: whole (mov r64, r64: *bytes 8) or its low half, zero-extended
  * (mov r32, r32: 4)? DWARF numbers. */

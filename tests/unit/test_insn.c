@@ -48,7 +48,32 @@ static const struct bytes
 	LEA_INDEX = { "lea (%rax,%rax,2),%rax", { 0x48, 0x8d, 0x04, 0x40 }, 4 },
 	LEA_RIP = { "lea 0x10(%rip),%rax", { 0x48, 0x8d, 0x05, 0x10, 0, 0, 0 }, 7 },
 	ADD_RSI_RDX = { "add %rsi,%rdx", { 0x48, 0x01, 0xf2 }, 3 },
-	ADD_AX = { "add $0x1,%ax", { 0x66, 0x83, 0xc0, 0x01 }, 4 };
+	ADD_AX = { "add $0x1,%ax", { 0x66, 0x83, 0xc0, 0x01 }, 4 },
+	/* shapes: two of gcc's unrolled vreg copies (percall fixture), the
+	 * kernel's tomoyo_set_uint copies, fscrypt_valid_enc_modes_v1's tests */
+	LEA_VFS0 = { "lea 0x2eb9(%rip),%rcx", { 0x48, 0x8d, 0x0d, 0xb9, 0x2e, 0, 0 }, 7 },
+	LEA_VFS1 = { "lea 0x2e94(%rip),%rsi", { 0x48, 0x8d, 0x35, 0x94, 0x2e, 0, 0 }, 7 },
+	MOV_FIND0 = { "mov $0xffffffff8232c2d1,%rsi", { 0x48, 0xc7, 0xc6, 0xd1, 0xc2, 0x32, 0x82 }, 7 },
+	MOV_FIND1 = { "mov $0xffffffff8232c2df,%rsi", { 0x48, 0xc7, 0xc6, 0xdf, 0xc2, 0x32, 0x82 }, 7 },
+	CMP_1 = { "cmp $0x1,%ecx", { 0x83, 0xf9, 0x01 }, 3 },
+	CMP_5 = { "cmp $0x5,%ecx", { 0x83, 0xf9, 0x05 }, 3 },
+	LEA_54 = { "lea 0x54(%rbx),%rdx", { 0x48, 0x8d, 0x53, 0x54 }, 4 },
+	LEA_58 = { "lea 0x58(%rbx),%rdx", { 0x48, 0x8d, 0x53, 0x58 }, 4 };
+
+/* btfi_insn_shape(): do a and b do the same (copies of one code)? */
+static void shape(struct btfi_insn_dec *d, const struct bytes *a, const struct bytes *b, bool same)
+{
+	struct btfi_insn in;
+	uint32_t ha, hb;
+
+	if (!CHECK(!btfi_insn_decode(d, a->b, a->n, 0x1000, &in) && in.len == a->n, "%s", a->text))
+		return;
+	ha = btfi_insn_shape(d);
+	if (!CHECK(!btfi_insn_decode(d, b->b, b->n, 0x2000, &in) && in.len == b->n, "%s", b->text))
+		return;
+	hb = btfi_insn_shape(d);
+	CHECK((ha == hb) == same, "shape of %s %s %s", a->text, same ? "!=" : "==", b->text);
+}
 
 /* btfi_insn_affine(): want dst < 0 for "not taken". */
 static void affine(struct btfi_insn_dec *d, const struct bytes *x, int dst, int src, int64_t off,
@@ -204,6 +229,13 @@ int main(void)
 	load(d, &LD_RIP, -1, 0, 0, 0, false);	/* rip: no base register */
 	load(d, &LD_AX, -1, 0, 0, 0, false);	/* 16 bits: the rest of rax stays */
 	load(d, &MOV_RDI_RAX, -1, 0, 0, 0, false);
+	/* shapes: %rip offsets, registers, moved constants are the copy's own */
+	shape(d, &LEA_VFS0, &LEA_VFS1, true);
+	shape(d, &MOV_FIND0, &MOV_FIND1, true);
+	shape(d, &CALL, &CALL, true);		/* another address, another target */
+	shape(d, &CMP_1, &CMP_5, false);	/* a test of another constant */
+	shape(d, &LEA_54, &LEA_58, false);	/* another field */
+	shape(d, &LEA_VFS0, &LEA_54, false);
 	/* affine: DWARF rax 0, rdx 1, rcx 2, rbx 3, rsi 4, rdi 5, rbp 6 */
 	affine(d, &LEA_RBX, 5, 3, 0x70, 8, 0, false);
 	affine(d, &LEA_EDI, 0, 5, 1, 4, 0, false);

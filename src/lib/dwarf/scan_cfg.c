@@ -21,7 +21,8 @@
  * that holds code of the instance: the instance's instructions at that
  * depth are the ones that run per call, and the entries are the first of
  * them on each path from the root; copies of the call that loop unrolling
- * left under the same DIE are found from the line table (copy_of()).
+ * left under the same DIE are found from the line table (copy_of()) or
+ * from their code (shape_copy_of()).
  * scan_cfg_entries() says the rest.
  */
 #include <dwarf.h>
@@ -41,9 +42,10 @@ struct cfg_insn {
 	uint32_t blk;
 	uint32_t xe;			/* first of its jumps the code does not show, NONE */
 	uint32_t writes;		/* btfi_insn_writes(), once writes_known */
+	uint32_t shape;			/* btfi_insn_shape(), once shape_known */
 	uint8_t len, flow;
 	uint8_t line;			/* 0 not asked, 1 line 0, 2 a line or unknown */
-	bool nop, refused, leader, writes_known;
+	bool nop, refused, leader, writes_known, shape_known;
 };
 
 struct cfg_block {
@@ -84,6 +86,7 @@ struct scan_cfg {
 	const struct scan_xedge *xe;	uint32_t nxe;	/* the scan's, sorted */
 	Dwarf_Die *cu;			/* its line table, for the query; NULL */
 	Dwarf_Die *inst;		/* the instance asked about; NULL */
+	const struct scan_range *r;	uint32_t nr;	/* its ranges */
 };
 
 int scan_cfg_new(struct scan_cfg **out)
@@ -1103,6 +1106,22 @@ static uint16_t ext_depth(struct scan_cfg *c, uint32_t b, uint32_t stamp)
 	return d;
 }
 
+/* Queue bl's forward successors not yet seen at depth D or deeper on
+ * c->work[sp...) (the walks "within one call"); returns the new end. */
+static uint32_t push_fwd(struct scan_cfg *c, const struct cfg_block *bl, uint32_t mark,
+			 uint32_t stamp, uint16_t D, uint32_t sp)
+{
+	for (uint32_t k = 0; k < bl->nsucc; k++) {
+		uint32_t s = c->succs[bl->succ + k];
+
+		if (s & BACK || c->blocks[s].seen == mark || ext_depth(c, s, stamp) < D)
+			continue;
+		c->blocks[s].seen = mark;
+		c->work[sp++] = s;
+	}
+	return sp;
+}
+
 /* Outermost loop inside the instance that holds block b, NONE if none. */
 static uint32_t inner_loop(struct scan_cfg *c, uint32_t b, uint32_t stamp)
 {
@@ -1332,14 +1351,7 @@ static bool does_work(struct scan_cfg *c, uint32_t e, uint32_t stamp, uint16_t D
 					return true;
 				one = i;
 			}
-		for (uint32_t k = 0; k < bl->nsucc; k++) {
-			uint32_t s = c->succs[bl->succ + k];
-
-			if (s & BACK || c->blocks[s].seen == mark || ext_depth(c, s, stamp) < D)
-				continue;
-			c->blocks[s].seen = mark;
-			c->work[sp++] = s;
-		}
+		sp = push_fwd(c, bl, mark, stamp, D, sp);
 	}
 	return near && one != NONE && loads(c, one);
 }
@@ -1424,16 +1436,8 @@ static bool work_before(struct scan_cfg *c, uint32_t x, uint32_t e, uint32_t sta
 		for (; i < end; i++)
 			if (c->imark[i] == stamp && work_insn(&c->insns[i]) && !line0(c, i))
 				return true;
-		if (end != bl->first + bl->n)
-			continue;		/* met e */
-		for (uint32_t k = 0; k < bl->nsucc; k++) {
-			uint32_t s = c->succs[bl->succ + k];
-
-			if (s & BACK || c->blocks[s].seen == mark || ext_depth(c, s, stamp) < D)
-				continue;
-			c->blocks[s].seen = mark;
-			c->work[sp++] = s;
-		}
+		if (end == bl->first + bl->n)	/* else met e */
+			sp = push_fwd(c, bl, mark, stamp, D, sp);
 	}
 	return false;
 }
@@ -1578,14 +1582,7 @@ static bool rejoins(struct scan_cfg *c, uint32_t i, uint32_t e, uint32_t stamp, 
 					cand[n++] = j;
 					break;
 				}
-		for (uint32_t k = 0; k < bl->nsucc; k++) {
-			uint32_t s = c->succs[bl->succ + k];
-
-			if (s & BACK || c->blocks[s].seen == mark || ext_depth(c, s, stamp) < D)
-				continue;
-			c->blocks[s].seen = mark;
-			c->work[sp++] = s;
-		}
+		sp = push_fwd(c, bl, mark, stamp, D, sp);
 	}
 	/* reaches() takes the walk's stamp: ask once the walk is done */
 	for (uint32_t k = 0; k < n; k++)
@@ -1793,8 +1790,8 @@ static Dwarf_Off innermost(Dwarf_Die *die, uint64_t addr, int depth)
  * sqlite3VdbeExec, its load and later a test of it), and both lie
  * in the same inlined subroutine under it (unixOpenSharedMemory's two
  * sqlite3_malloc64 calls start alike but are two DIEs: two calls of
- * those, one of unixOpenSharedMemory). Needs the line table (not the
- * kernel's: GCC makes one DIE per copy anyway).
+ * those, one of unixOpenSharedMemory). Needs the line table; GCC's copies
+ * start their rows elsewhere (shape_copy_of()).
  */
 #define COPY_CMP 4
 
@@ -1827,14 +1824,80 @@ static bool copy_of(struct scan_cfg *c, uint32_t x, uint32_t e, uint32_t stamp)
 	return innermost(c->inst, c->insns[x].addr, 0) == innermost(c->inst, c->insns[e].addr, 0);
 }
 
-/* The copies of the call that starts at x (copy_of()) after it at depth
- * D, outside the instance's own loops, into out[n..max); the new n. */
+/* btfi_insn_shape() of instruction i; one capstone cannot decode is
+ * like no other (its index). */
+static uint32_t shape_of(struct scan_cfg *c, uint32_t i)
+{
+	struct cfg_insn *in = &c->insns[i];
+	struct btfi_insn d;
+
+	if (!in->shape_known) {
+		in->shape = btfi_insn_decode(c->dec, in->code, in->len, in->addr, &d) ? i :
+			    btfi_insn_shape(c->dec);
+		in->shape_known = true;
+	}
+	return in->shape;
+}
+
+/* The instructions from i to the end of the instance's range that holds
+ * i (that starts at i if starts), at most stop; 0 if there is none. */
+static uint32_t to_range_end(const struct scan_cfg *c, uint32_t i, bool starts, uint32_t stop)
+{
+	uint64_t a = c->insns[i].addr;
+	uint32_t k, n;
+
+	for (k = 0; k < c->nr; k++)
+		if (starts ? c->r[k].lo == a : c->r[k].lo <= a && a < c->r[k].hi)
+			break;
+	if (k == c->nr)
+		return 0;
+	for (n = 0; n < stop && i + n < c->ninsns && c->insns[i + n].addr < c->r[k].hi; n++)
+		;
+	return n;
+}
+
+/*
+ * The same question from the code alone (GCC's copies; the kernel, whose
+ * line table the scan does not read). GCC's complete unrolling (`#pragma
+ * GCC unroll`, small constant loops) also keeps one DIE for the copies,
+ * with a range for each piece of each copy: the caller's code for the
+ * next call comes between. e starts a range that does what x's range
+ * does from x on: as many instructions (SHAPE_MIN at least, SHAPE_CMP
+ * compared) of the same shape (btfi_insn_shape(): GCC allocates each
+ * copy's registers anew and propagates its constant arguments, but a
+ * compare with another constant is other code: fscrypt_valid_enc_modes_v1's
+ * chain of `cmp $1`, `cmp $5` tests), in the same inlined subroutine
+ * under the instance (migrate_pages: two _compound_head calls in
+ * unmap_and_move_huge_page's ranges). Three instructions are not enough:
+ * apic_from_smp_config's two tests (`smp_found_config && !disable_apic`)
+ * are `mov; test; jne` each. A loop unrolled inside the body is one
+ * range, not one per iteration.
+ */
+#define SHAPE_MIN 4
+#define SHAPE_CMP 16
+
+static bool shape_copy_of(struct scan_cfg *c, uint32_t x, uint32_t e)
+{
+	uint32_t n = to_range_end(c, x, false, SHAPE_CMP + 1), k;
+
+	if (n < SHAPE_MIN || x + n > e || to_range_end(c, e, true, SHAPE_CMP + 1) != n)
+		return false;
+	for (k = 0; k < n && k < SHAPE_CMP; k++)
+		if (c->insns[x + k].flow != c->insns[e + k].flow ||
+		    shape_of(c, x + k) != shape_of(c, e + k))
+			return false;
+	return innermost(c->inst, c->insns[x].addr, 0) == innermost(c->inst, c->insns[e].addr, 0);
+}
+
+/* The copies of the call that starts at x (copy_of(), shape_copy_of())
+ * after it at depth D, outside the instance's own loops, into
+ * out[n..max); the new n. */
 static uint32_t copies(struct scan_cfg *c, uint32_t x, uint32_t stamp, uint16_t D,
 		       uint32_t *out, uint32_t n, uint32_t max)
 {
 	uint32_t bx = c->insns[x].blk, sp = 0, mark = ++c->stamp;
 
-	if (!c->cu || !c->inst)
+	if (!c->inst)
 		return n;
 	c->work[sp++] = bx;
 	c->blocks[bx].seen = mark;
@@ -1846,21 +1909,15 @@ static uint32_t copies(struct scan_cfg *c, uint32_t x, uint32_t stamp, uint16_t 
 			for (uint32_t i = b == bx ? x + 1 : bl->first; i < bl->first + bl->n && n < max; i++) {
 				uint32_t k;
 
-				if (c->imark[i] != stamp || !copy_of(c, x, i, stamp))
+				if (c->imark[i] != stamp ||
+				    !((c->cu && copy_of(c, x, i, stamp)) || shape_copy_of(c, x, i)))
 					continue;
 				for (k = 0; k < n && out[k] != i; k++)
 					;
 				if (k == n)
 					out[n++] = i;
 			}
-		for (uint32_t k = 0; k < bl->nsucc; k++) {
-			uint32_t s = c->succs[bl->succ + k];
-
-			if (s & BACK || c->blocks[s].seen == mark || ext_depth(c, s, stamp) < D)
-				continue;
-			c->blocks[s].seen = mark;
-			c->work[sp++] = s;
-		}
+		sp = push_fwd(c, bl, mark, stamp, D, sp);
 	}
 	return n;
 }
@@ -1921,6 +1978,8 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 		return;
 	c->cu = cu;
 	c->inst = inst;
+	c->r = r;
+	c->nr = nr;
 	stamp = ++c->stamp;
 	for (k = 0; k < nr; k++)
 		for (i = lower_insn(c, r[k].lo); i < c->ninsns && c->insns[i].addr < r[k].hi; i++) {
