@@ -1356,6 +1356,92 @@ static bool does_work(struct scan_cfg *c, uint32_t e, uint32_t stamp, uint16_t D
 	return near && one != NONE && loads(c, one);
 }
 
+/* Does instruction i only set a register from registers or a constant
+ * (a copy, an extension, lea/add/sub of a constant, mov $imm, xor r,r):
+ * an argument's setup, no load, store or call of the body's? */
+static bool reg_only(struct scan_cfg *c, uint32_t i)
+{
+	struct btfi_insn_affine a;
+	uint64_t v;
+	uint32_t bytes;
+	int dst, src;
+	bool pcrel;
+
+	return decode_at(c, c->insns[i].addr) &&
+	       (btfi_insn_affine(c->dec, &a) || btfi_insn_copy(c->dec, &dst, &src, &bytes) ||
+		btfi_insn_const(c->dec, &dst, &v, &pcrel));
+}
+
+/* Is x code of the instance hoisted above a decision of the caller's: its
+ * block ends in a conditional jump that is not the instance's, and the
+ * instance's work from x to there is one instruction that only sets a
+ * register (reg_only())? It is an argument's setup, and where the call
+ * is is the caller's choice past the branch: clang's cachedCellSize in
+ * balance, `movslq %r9d,%rbx` (0x587ae, iNew's extension) before
+ * editPage's `if( iCell>=0 && iCell<nNew )`, runs every pass of the
+ * insert loop; the call enters at 0x5873d. A lone load or call is the
+ * body's work (sqlite3FindCollSeq's `p = db->pDfltColl`, clang's
+ * sqlite3Strlen30 at 90748 `call strlen` before the caller's test). */
+static bool above_branch(struct scan_cfg *c, uint32_t x, uint32_t stamp)
+{
+	const struct cfg_block *bl = &c->blocks[c->insns[x].blk];
+	uint32_t last = bl->first + bl->n - 1, work = 0;
+
+	if (c->insns[last].flow != BTFI_FLOW_CJUMP || c->imark[last] == stamp)
+		return false;
+	for (uint32_t i = x; i < last; i++) {
+		if (c->imark[i] != stamp || !work_insn(&c->insns[i]) || line0(c, i))
+			continue;
+		if (++work >= 2 || !reg_only(c, i))
+			return false;
+	}
+	return true;
+}
+
+/* Is the instance's code at e one unconditional jump out of it, alone (a
+ * range of its own)? The compiler gives the call that jump: its body on
+ * that path folded to nothing but going on (gcc's sqlite3ValueFree(0)
+ * with db->pErr NULL in sqlite3LeaveMutexAndCloseZombie, [0x7b6cb,
+ * 0x7b6cd) `jmp 0x7b66e`). */
+static bool lone_jump(struct scan_cfg *c, uint32_t e, uint32_t stamp)
+{
+	const struct cfg_insn *in = &c->insns[e];
+	uint32_t t;
+
+	if (in->flow != BTFI_FLOW_JUMP || (e && c->imark[e - 1] == stamp) ||
+	    (e + 1 < c->ninsns && c->imark[e + 1] == stamp))
+		return false;
+	t = find_insn(c, in->target);
+	return t != NONE && c->imark[t] != stamp;
+}
+
+/* Does the instance's code from x on, before e, do any work (an
+ * instruction of it that is neither a jump, padding nor line 0)? A way in
+ * that only branches before it meets e decides nothing of the call's that
+ * e does not: clang's sqlite3DbStrNDup in vdbeChangeP4Full, whose `z ==
+ * 0` jne (0x60a0d; its test is line 0) is the n > 0 path's and the n == 0
+ * path enters at 0x60a7c, which both reach. */
+static bool work_before(struct scan_cfg *c, uint32_t x, uint32_t e, uint32_t stamp, uint16_t D)
+{
+	uint32_t head = 0, sp = 0, mark = ++c->stamp, eb = c->insns[e].blk;
+
+	c->work[sp++] = c->insns[x].blk;
+	c->blocks[c->insns[x].blk].seen = mark;
+	while (head < sp && head < 64) {
+		uint32_t b = c->work[head++];
+		const struct cfg_block *bl = &c->blocks[b];
+		uint32_t i = b == c->insns[x].blk ? x : bl->first;
+		uint32_t end = b == eb && e >= i ? e : bl->first + bl->n;
+
+		for (; i < end; i++)
+			if (c->imark[i] == stamp && work_insn(&c->insns[i]) && !line0(c, i))
+				return true;
+		if (end == bl->first + bl->n)	/* else met e */
+			sp = push_fwd(c, bl, mark, stamp, D, sp);
+	}
+	return false;
+}
+
 /* Does every path from instruction a run instruction b before the call
  * ends (an exit, or the back edge of a loop around it)? */
 static bool must_reach(struct scan_cfg *c, uint32_t a, uint32_t b, uint32_t stamp, uint16_t D)
@@ -1548,6 +1634,99 @@ static uint32_t hoisted_other(struct scan_cfg *c, uint32_t x, uint32_t e, uint32
 		found = i;
 	}
 	return found;
+}
+
+/* The instance's code that ends block b in a conditional jump of its
+ * own, all of it the instance's from its first instruction there: that
+ * first instruction, NONE if not (a test and its branch). */
+static uint32_t own_test(const struct scan_cfg *c, uint32_t b, uint32_t stamp)
+{
+	const struct cfg_block *bl = &c->blocks[b];
+	uint32_t last = bl->first + bl->n - 1, i = last;
+
+	if (c->insns[last].flow != BTFI_FLOW_CJUMP || c->imark[last] != stamp || bl->nsucc != 2)
+		return NONE;
+	while (i > bl->first && c->imark[i - 1] == stamp)
+		i--;
+	return i < last ? i : NONE;
+}
+
+/* Do the tests at a and b repeat each other: as many instructions, the
+ * same kinds, the same lengths but for the jumps (je / jne)? */
+static bool same_test(const struct scan_cfg *c, uint32_t a, uint32_t b)
+{
+	const struct cfg_block *ba = &c->blocks[c->insns[a].blk], *bb = &c->blocks[c->insns[b].blk];
+
+	if (ba->first + ba->n - a != bb->first + bb->n - b)
+		return false;
+	for (uint32_t j = 0; a + j < ba->first + ba->n; j++) {
+		const struct cfg_insn *x = &c->insns[a + j], *y = &c->insns[b + j];
+
+		if (x->flow != y->flow || (x->flow < BTFI_FLOW_JUMP && x->len != y->len))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Entry e heads a loop around the call (each pass calls it once) whose
+ * ways in are the instance's own first test, rotated: the loop's way in
+ * from outside comes (by one path) from a block that ends in that test,
+ * whose other way leaves; each back edge comes from a copy of the test
+ * at the loop's end, whose other way leaves the loop. e runs only when
+ * the test passes; the tests run once per call, the first call's before
+ * the loop. clang's sqlite3WhereSplit: its tail recursion on pRight made
+ * a loop, sqlite3ExprSkipCollateAndLikely's `pExpr == 0` test is at the
+ * function's entry (0xb682c) and at the latch (0xb688e). The tests into
+ * out[] (the outside one first), their number; 0 if not so.
+ */
+static uint32_t rotated(struct scan_cfg *c, uint32_t e, uint32_t stamp, uint32_t *out, uint32_t max)
+{
+	uint32_t hb = c->insns[e].blk, l = c->blocks[hb].loop, n = 1, g = NONE;
+	const struct cfg_block *h = &c->blocks[hb];
+
+	if (l == NONE || c->loops[l].header != hb || c->loops[l].multi || h->root ||
+	    loop_internal(c, l, stamp) || max < 2)
+		return 0;
+	for (uint32_t k = 0; k < h->npred; k++) {
+		uint32_t q = c->preds[h->pred + k], t, other;
+
+		if (c->blocks[q].dead)
+			continue;
+		if (in_loop(c, q, l)) {
+			const struct cfg_block *qb = &c->blocks[q];
+
+			if ((t = own_test(c, q, stamp)) == NONE || n == max)
+				return 0;
+			other = c->succs[qb->succ] & BACK ? c->succs[qb->succ + 1] : c->succs[qb->succ];
+			if ((other & BACK) || in_loop(c, other, l))
+				return 0;
+			out[n++] = t;
+			continue;
+		}
+		if (g != NONE)
+			return 0;
+		/* one path back to the block that ends in the test */
+		while (c->blocks[q].nsucc == 1 && c->blocks[q].npred == 1 && !c->blocks[q].root)
+			q = c->preds[c->blocks[q].pred];
+		if ((g = own_test(c, q, stamp)) == NONE)
+			return 0;
+		for (uint32_t j = 0; j < 2; j++) {
+			other = c->succs[c->blocks[q].succ + j];
+			if (!(other & BACK) && c->blocks[other].first != h->first &&
+			    !reaches(c, c->blocks[other].first, e, stamp, 0))
+				break;
+			if (j == 1)
+				return 0;	/* both ways go on to the loop */
+		}
+	}
+	if (g == NONE || n < 2)
+		return 0;
+	for (uint32_t k = 1; k < n; k++)
+		if (!same_test(c, g, out[k]))
+			return 0;
+	out[0] = g;
+	return n;
 }
 
 /* The line-table row instruction i lies in: its file, line and column,
@@ -1745,15 +1924,17 @@ static uint32_t copies(struct scan_cfg *c, uint32_t x, uint32_t stamp, uint16_t 
 
 /* The first instruction of the instance at depth D (or the marker) on
  * every path from the root, in ent[] (at most SCAN_CFG_MAX_ENTRIES: else
- * returns that + 1). */
+ * returns that + 1); `past`: not code hoisted above a branch of the
+ * caller's (above_branch(); the marker is never passed, past is for
+ * instances without one). */
 static uint32_t first_ones(struct scan_cfg *c, uint32_t stamp, uint16_t D, uint32_t mi,
-			   uint32_t *ent)
+			   uint32_t *ent, bool past)
 {
-	uint32_t sp = 0, nent = 0, k, i;
+	uint32_t sp = 0, nent = 0, k, i, mark = ++c->stamp;
 
 	for (k = 0; k < c->nblocks; k++)
 		if (c->blocks[k].root && !c->blocks[k].dead) {
-			c->blocks[k].seen = stamp;
+			c->blocks[k].seen = mark;
 			c->work[sp++] = k;
 		}
 	while (sp) {
@@ -1762,6 +1943,8 @@ static uint32_t first_ones(struct scan_cfg *c, uint32_t stamp, uint16_t D, uint3
 
 		for (i = bl->first; i < bl->first + bl->n && !hit; i++)
 			if (i == mi || in_c(c, i, stamp, D)) {
+				if (past && above_branch(c, i, stamp))
+					break;	/* the walk goes on past the branch */
 				if (nent == SCAN_CFG_MAX_ENTRIES)
 					return nent + 1;
 				ent[nent++] = i;
@@ -1772,9 +1955,9 @@ static uint32_t first_ones(struct scan_cfg *c, uint32_t stamp, uint16_t D, uint3
 		for (k = 0; k < bl->nsucc; k++) {
 			uint32_t s = c->succs[bl->succ + k];
 
-			if (s & BACK || c->blocks[s].seen == stamp)
+			if (s & BACK || c->blocks[s].seen == mark)
 				continue;
-			c->blocks[s].seen = stamp;
+			c->blocks[s].seen = mark;
 			c->work[sp++] = s;
 		}
 	}
@@ -1842,7 +2025,11 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 	    (ext_depth(c, c->insns[mi].blk, stamp) != D ||
 	     inner_loop(c, c->insns[mi].blk, stamp) != NONE))
 		mi = NONE;
-	nent = first_ones(c, stamp, D, mi, ent);
+	/* without a marker, code hoisted above a branch of the caller's is
+	 * no entry (above_branch()) unless no entry is left without it */
+	nent = first_ones(c, stamp, D, mi, ent, !has_marker);
+	if (!nent || nent > SCAN_CFG_MAX_ENTRIES)
+		nent = first_ones(c, stamp, D, mi, ent, false);
 	out->how = BTFI_PROBE_HOW_AMBIGUOUS;
 	if (!nent || nent > SCAN_CFG_MAX_ENTRIES)
 		return;
@@ -1923,6 +2110,7 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 				}
 				if (ent[i] != ent[k] && (ent[k] == mi ||
 				    (ent[i] != mi && some && does_work(c, ent[k], stamp, D, false) &&
+				     work_before(c, pre[k], pre[i], stamp, D) &&
 				     (mi != NONE || !line0_only(c, pre[k], stamp)))))
 					drop = i;
 				if (drop == k && some && ent[k] != mi && nrepl < 16 &&
@@ -1939,19 +2127,36 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 			}
 	} while (again);
 	/* ways in: only those that do some of the call's work, where the
-	 * marker says where the body begins or the way in is a jump table's */
+	 * marker says where the body begins or the way in is a jump table's;
+	 * or a lone jump out that is all the instance has there (lone_jump():
+	 * the call folded to going on) */
 	if (nent > 1) {
 		uint32_t keep = 0;
 
 		for (k = 0; k < nent; k++)
 			if (ent[k] == mi || pre[k] == ms ||
 			    (mi == NONE && ms == NONE && !by_table(c, pre[k]) && !line0_only(c, pre[k], stamp)) ||
-			    does_work(c, pre[k], stamp, D, true)) {
+			    does_work(c, pre[k], stamp, D, true) || lone_jump(c, pre[k], stamp)) {
 				pre[keep] = pre[k];
 				ent[keep++] = ent[k];
 			}
 		if (keep)
 			nent = keep;
+	}
+	/* the call's first test rotated into the loop around it: its copies */
+	for (k = 0; k < nent; k++) {
+		uint32_t rot[SCAN_CFG_MAX_ENTRIES], nr2;
+
+		nr2 = rotated(c, pre[k], stamp, rot, SCAN_CFG_MAX_ENTRIES - nent + 1);
+		if (!nr2)
+			continue;
+		pre[k] = rot[0];
+		ent[k] = settle(c, rot[0], out, refuse);
+		for (uint32_t j = 1; j < nr2; j++, nent++) {
+			pre[nent] = rot[j];
+			ent[nent] = settle(c, rot[j], out, refuse);
+		}
+		k = nent;	/* one such loop per instance */
 	}
 	/* the other copies of an unrolled call under the same DIE */
 	for (k = 0, i = nent; k < i; k++) {
