@@ -256,6 +256,21 @@ bool btfi_insn_load(struct btfi_insn_dec *d, int *dst, int *base, int64_t *disp,
 	return true;
 }
 
+bool btfi_insn_mem(struct btfi_insn_dec *d)
+{
+	const cs_insn *in = d->insn;
+	const cs_x86 *x = &in->detail->x86;
+
+	if (in_group(in->detail, CS_GRP_CALL))
+		return true;
+	if (in->id == X86_INS_LEA || in->id == X86_INS_NOP)
+		return false;
+	for (uint8_t i = 0; i < x->op_count; i++)
+		if (x->operands[i].type == X86_OP_MEM && x->operands[i].access)
+			return true;
+	return false;
+}
+
 bool btfi_insn_affine(struct btfi_insn_dec *d, struct btfi_insn_affine *out)
 {
 	const cs_insn *in = d->insn;

@@ -82,6 +82,10 @@ bool btfi_insn_copy(struct btfi_insn_dec *d, int *dst, int *src, uint32_t *bytes
 bool btfi_insn_load(struct btfi_insn_dec *d, int *dst, int *base, int64_t *disp,
 		    uint32_t *bytes, bool *sgn);
 
+/* Does the instruction last decoded touch memory through an operand
+ * (a load, a store, a read-modify-write such as `incl %gs:x` or `bt r,m`;
+ * not lea, not a nop) or call? */
+bool btfi_insn_mem(struct btfi_insn_dec *d);
 /* dst = (src + off) as the instruction last decoded computes it
  * (btfi_insn_affine()): `bytes` of the result are written (4: zero-extended
  * to 64 bits); ext != 0: only src's low ext bytes are read, extended per

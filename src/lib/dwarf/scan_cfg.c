@@ -1318,15 +1318,62 @@ static bool loads(struct scan_cfg *c, uint32_t i)
 	       btfi_insn_load(c->dec, &dst, &base, &disp, &bytes, &sgn);
 }
 
+static uint32_t shape_of(struct scan_cfg *c, uint32_t i);
+
+/* The one instruction of work in the instance's range k, NONE if it
+ * holds none or several. */
+static uint32_t range_one(struct scan_cfg *c, uint32_t k)
+{
+	uint32_t j, one = NONE;
+
+	for (j = lower_insn(c, c->r[k].lo); j < c->ninsns && c->insns[j].addr < c->r[k].hi; j++)
+		if (work_insn(&c->insns[j])) {
+			if (one != NONE)
+				return NONE;
+			one = j;
+		}
+	return one;
+}
+
+/* Is instruction i a copy of a one-instruction body: it touches memory
+ * or calls (`incl %gs:__preempt_count`, get_current's `mov %gs:x,%rax`,
+ * atomic64_set's store, `bt r,m`, rcu_read_unlock's call), is its range's
+ * only work, and another range of the instance is one instruction of
+ * that shape (GCC tail-duplicated the body onto each path:
+ * split_lock_warn's two get_cpu()s)? Without the copy a lone access is
+ * often one GCC cross-jumped between two calls (cgroup_get_e_css's
+ * `incq %gs:(%rax)`, both css_get()s' percpu add); inside a longer range
+ * it is part of a body that has its own way in (__rb_insert_augmented's
+ * `mov %rdi,(%r13)` in __rb_change_child). */
+static bool lone_copy(struct scan_cfg *c, uint32_t i)
+{
+	uint32_t k, j, mine = NONE;
+
+	if (!decode_at(c, c->insns[i].addr) || !btfi_insn_mem(c->dec))
+		return false;
+	for (k = 0; k < c->nr; k++)
+		if (c->insns[i].addr >= c->r[k].lo && c->insns[i].addr < c->r[k].hi)
+			mine = k;
+	if (mine == NONE || range_one(c, mine) != i)
+		return false;
+	for (k = 0; k < c->nr; k++)
+		if (k != mine && (j = range_one(c, k)) != NONE && j != i &&
+		    shape_of(c, j) == shape_of(c, i))
+			return true;
+	return false;
+}
+
 /* Does the code the instance runs from entry e on hold some work: two
  * instructions of it that are neither jumps, padding nor line 0? One
  * alone is code the compiler shares with the caller (GCC's `xor
  * %eax,%eax` for both the caller's 0 and the body's), and clang's line-0
  * instructions inside an instance's range are code it shares between
  * paths (a lone `movl $0,0x34(%rsp)` of sqlite3GenerateConstraintChecks,
- * the skip path of `if (..) f()`): not ways into the call. A lone load is
- * (`near` only): a body whose work on that path is reading one field
- * (gcc's tail-duplicated `return p->nOp`, sqlite3VdbeCurrentAddr). `near`: breadth
+ * the skip path of `if (..) f()`): not ways into the call. One that
+ * is a load (`near` only): a body whose work on that path is reading
+ * one field (gcc's tail-duplicated `return p->nOp`,
+ * sqlite3VdbeCurrentAddr), or a copy of a one-instruction body
+ * (lone_copy(): the kernel's `incl %gs:__preempt_count`). `near`: breadth
  * first, the code next to e first (whether a way in does work: a
  * depth-first walk went deep into the caller and stopped at the cap
  * before the body one jump away, gcc's sqlite3WalkExprList 0x6e256);
@@ -1353,7 +1400,7 @@ static bool does_work(struct scan_cfg *c, uint32_t e, uint32_t stamp, uint16_t D
 			}
 		sp = push_fwd(c, bl, mark, stamp, D, sp);
 	}
-	return near && one != NONE && loads(c, one);
+	return near && one != NONE && (loads(c, one) || lone_copy(c, one));
 }
 
 /* Does instruction i only set a register from registers or a constant
