@@ -266,7 +266,8 @@ bool btfi_insn_mem(struct btfi_insn_dec *d)
 	if (in->id == X86_INS_LEA || in->id == X86_INS_NOP)
 		return false;
 	for (uint8_t i = 0; i < x->op_count; i++)
-		if (x->operands[i].type == X86_OP_MEM && x->operands[i].access)
+		if (x->operands[i].type == X86_OP_MEM && x->operands[i].access &&
+		    x->operands[i].mem.base != X86_REG_RSP)
 			return true;
 	return false;
 }

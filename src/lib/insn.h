@@ -84,7 +84,7 @@ bool btfi_insn_load(struct btfi_insn_dec *d, int *dst, int *base, int64_t *disp,
 
 /* Does the instruction last decoded touch memory through an operand
  * (a load, a store, a read-modify-write such as `incl %gs:x` or `bt r,m`;
- * not lea, not a nop) or call? */
+ * not lea, not a nop, not at %rsp: a spill is the caller's) or call? */
 bool btfi_insn_mem(struct btfi_insn_dec *d);
 /* dst = (src + off) as the instruction last decoded computes it
  * (btfi_insn_affine()): `bytes` of the result are written (4: zero-extended
