@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* The register-copy rule (insn.c: btfi_insn_copy, btfi_insn_copy_source)
- * and the loads borrow_loc() reads back (btfi_insn_load) on real
+ * and the loads borrow_loc() reads back (btfi_insn_load), what a lone
+ * instruction of a one-instruction body touches (btfi_insn_mem) on real
  * instruction bytes; each as objdump -d disassembles it. */
 #include <stdio.h>
 #include <string.h>
@@ -58,6 +59,15 @@ static const struct bytes
 	CMP_1 = { "cmp $0x1,%ecx", { 0x83, 0xf9, 0x01 }, 3 },
 	CMP_5 = { "cmp $0x5,%ecx", { 0x83, 0xf9, 0x05 }, 3 },
 	LEA_54 = { "lea 0x54(%rbx),%rdx", { 0x48, 0x8d, 0x53, 0x54 }, 4 },
+	/* the kernel's one-instruction bodies (split_lock_warn, msr_event_start,
+	 * switch_mm_irqs_off) and gcc SQLite's generateSortTail spill */
+	INCL_GS = { "incl %gs:0x7efd5722(%rip)", { 0x65, 0xff, 0x05, 0x22, 0x57, 0xfd, 0x7e }, 7 },
+	MOV_GS = { "mov %gs:0x1fb80,%rax",
+		   { 0x65, 0x48, 0x8b, 0x04, 0x25, 0x80, 0xfb, 0x01, 0x00 }, 9 },
+	ST_RBX = { "mov %rax,0x1e0(%rbx)", { 0x48, 0x89, 0x83, 0xe0, 0x01, 0, 0 }, 7 },
+	BT_RBP = { "bt %r13,0x448(%rbp)", { 0x4c, 0x0f, 0xa3, 0xad, 0x48, 0x04, 0, 0 }, 8 },
+	ST_RSP = { "mov %r12d,0x8(%rsp)", { 0x44, 0x89, 0x64, 0x24, 0x08 }, 5 },
+	NOPL = { "nopl 0x0(%rax,%rax,1)", { 0x0f, 0x1f, 0x44, 0x00, 0x00 }, 5 },
 	LEA_58 = { "lea 0x58(%rbx),%rdx", { 0x48, 0x8d, 0x53, 0x58 }, 4 };
 
 /* btfi_insn_shape(): do a and b do the same (copies of one code)? */
@@ -133,6 +143,18 @@ static void load(struct btfi_insn_dec *d, const struct bytes *x, int dst, int ba
 		  "%s: load %d dst %d base %d disp %lld bytes %u signed %d", x->text, ok, gd, gb,
 		  (long long)gdisp, gbytes, gsgn))
 		printf("ok   %s: %s\n", x->text, dst < 0 ? "not taken" : "a load");
+}
+
+/* btfi_insn_mem(): does a lone instruction touch memory or call? */
+static void mem(struct btfi_insn_dec *d, const struct bytes *x, bool want)
+{
+	struct btfi_insn in;
+
+	if (!CHECK(!btfi_insn_decode(d, x->b, x->n, 0x1000, &in) && in.len == x->n,
+		   "%s: not decoded", x->text))
+		return;
+	if (CHECK(btfi_insn_mem(d) == want, "%s: mem %d, want %d", x->text, !want, want))
+		printf("ok   %s: %s\n", x->text, want ? "touches memory" : "does not");
 }
 
 /* What scan_cfg_step_facts() gives for one instruction. */
@@ -229,6 +251,18 @@ int main(void)
 	load(d, &LD_RIP, -1, 0, 0, 0, false);	/* rip: no base register */
 	load(d, &LD_AX, -1, 0, 0, 0, false);	/* 16 bits: the rest of rax stays */
 	load(d, &MOV_RDI_RAX, -1, 0, 0, 0, false);
+	/* a lone instruction of a one-instruction body */
+	mem(d, &INCL_GS, true);
+	mem(d, &MOV_GS, true);
+	mem(d, &ST_RBX, true);
+	mem(d, &BT_RBP, true);
+	mem(d, &LD_RIP, true);
+	mem(d, &CALL, true);
+	mem(d, &ST_RSP, false);		/* a spill: the caller's */
+	mem(d, &LEA_RBX, false);	/* an address, no access */
+	mem(d, &NOPL, false);
+	mem(d, &TEST_RAX, false);
+	mem(d, &SHR_RSI, false);
 	/* shapes: %rip offsets, registers, moved constants are the copy's own */
 	shape(d, &LEA_VFS0, &LEA_VFS1, true);
 	shape(d, &MOV_FIND0, &MOV_FIND1, true);
