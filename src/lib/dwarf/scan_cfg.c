@@ -1638,14 +1638,42 @@ static bool rejoins(struct scan_cfg *c, uint32_t i, uint32_t e, uint32_t stamp, 
 	return false;
 }
 
+static uint32_t shape_of(struct scan_cfg *c, uint32_t i);
+static uint32_t to_range_end(const struct scan_cfg *c, uint32_t i, bool starts, uint32_t stop);
+
+/* Does i's range begin the way e's does: the work of e's range from e
+ * on (at most 4 instructions, jumps aside: GCC may turn the branch
+ * around) is the first work of i's range from i, shape by shape? A copy
+ * of the body's start that GCC put on the other way of a branch of the
+ * caller's (tail duplication). */
+static bool same_start(struct scan_cfg *c, uint32_t i, uint32_t e)
+{
+	uint32_t ne = to_range_end(c, e, false, 64), ni = to_range_end(c, i, false, 64);
+	uint32_t a = e, b = i, n = 0;
+
+	for (;; a++, b++) {
+		while (a < e + ne && !work_insn(&c->insns[a]))
+			a++;
+		while (b < i + ni && !work_insn(&c->insns[b]))
+			b++;
+		if (a == e + ne || n == 4)
+			return n > 0;
+		if (b == i + ni || shape_of(c, a) != shape_of(c, b))
+			return false;
+		n++;
+	}
+}
+
 /* Entry x, dropped against a later e it reaches through a branch of the
  * caller's that ends x's block (x is code hoisted above that decision):
  * the first code of the instance on the branch's other way, if that way
- * is one path (blocks of one successor) and does not meet e; NONE if not.
- * and goes on into code of the body that e also reaches (else it is the
- * caller's other path, with code the compiler shares: glibc's
- * _IO_wfile_seekoff loads fp->_wide_data's fields for do_ftell_wide and
- * for its own seek). gcc's whereRangeScanEst: `nOut = pLoop->nOut`
+ * is one path (blocks of one successor), does not meet e, and goes on
+ * into code of the body that e also reaches or begins as e does
+ * (same_start(): unmap_page_range's p4d_none_or_clear_bad, its `test
+ * %rcx,%rcx` on both sides of p4d_addr_end's `next == end`); NONE if
+ * not. Else it is the caller's other path, with code the compiler
+ * shares (glibc's _IO_wfile_seekoff loads fp->_wide_data's fields for
+ * do_ftell_wide and for its own seek). gcc's whereRangeScanEst: `nOut = pLoop->nOut`
  * (0x652f9) before line 172141's jne to the marker's path; the other
  * side, 0x6530d, is the body's code the upper-bound-only calls run, and
  * jumps into the body at 0x64e43. */
@@ -1674,7 +1702,7 @@ static uint32_t hoisted_other(struct scan_cfg *c, uint32_t x, uint32_t e, uint32
 			s = c->succs[bl->succ];
 		}
 		if (i == NONE || i == e || reaches(c, i, e, stamp, D) || reaches(c, e, i, stamp, D) ||
-		    !rejoins(c, i, e, stamp, D))
+		    !(rejoins(c, i, e, stamp, D) || same_start(c, i, e)))
 			continue;
 		if (found != NONE)
 			return NONE;
