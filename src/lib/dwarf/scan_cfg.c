@@ -1804,6 +1804,96 @@ static uint32_t rotated(struct scan_cfg *c, uint32_t e, uint32_t stamp, uint32_t
 	return n;
 }
 
+/* Does a reach b on forward edges without entering loop l (within one
+ * pass of the code around l)? */
+static bool reaches_outside(struct scan_cfg *c, uint32_t a, uint32_t b, uint32_t l)
+{
+	uint32_t ba = c->insns[a].blk, bb = c->insns[b].blk, sp = 0, seen = 0, mark = ++c->stamp;
+
+	if (ba == bb)
+		return b > a;
+	c->work[sp++] = ba;
+	c->blocks[ba].seen = mark;
+	while (sp && seen++ < 64) {
+		const struct cfg_block *bl = &c->blocks[c->work[--sp]];
+
+		for (uint32_t k = 0; k < bl->nsucc; k++) {
+			uint32_t t = c->succs[bl->succ + k];
+
+			if (t & BACK || c->blocks[t].seen == mark || in_loop(c, t, l))
+				continue;
+			if (t == bb)
+				return true;
+			c->blocks[t].seen = mark;
+			c->work[sp++] = t;
+		}
+	}
+	return false;
+}
+
+/* Does block b end in a test of whether to go (on) round loop l: one
+ * way goes into l (by a path of single blocks), the other not? */
+static bool tests_loop(struct scan_cfg *c, uint32_t b, uint32_t l)
+{
+	const struct cfg_block *bl = &c->blocks[b];
+	uint32_t in = 0;
+
+	if (c->insns[bl->first + bl->n - 1].flow != BTFI_FLOW_CJUMP || bl->nsucc != 2)
+		return false;
+	for (uint32_t k = 0; k < 2; k++) {
+		uint32_t t = c->succs[bl->succ + k] & ~BACK, steps = 0;
+
+		while (!in_loop(c, t, l) && c->blocks[t].nsucc == 1 && steps++ < 8)
+			t = c->succs[c->blocks[t].succ] & ~BACK;
+		in += in_loop(c, t, l);
+	}
+	return in == 1;
+}
+
+/*
+ * GCC's rotation of the loop whose test is the call (`while
+ * (atomic_read(&st) != CPU_DEAD)`, cpu_wait_death; task_rq_lock's `while
+ * (task_on_rq_migrating(p))`): the first test is a copy before the loop,
+ * one loop less deep than entry e, the others in it. The test runs once
+ * before the loop and once per pass, each a call: the copy is a way in
+ * that the depth rule took for code hoisted out of the loop. Such a copy
+ * begins a range of the instance outside e's innermost loop, at depth
+ * D - 1, begins as e does (same_start()), and its block, as e's, ends
+ * in a test whether to go round the loop (tests_loop(): clang's
+ * sqlite3ColumnsFromExprList has sqlite3DbMallocZero's `db == 0` test
+ * before its loop, and copies of the body's code in it). Copies into
+ * out[n..max); the new n.
+ */
+static uint32_t rotated_first(struct scan_cfg *c, uint32_t e, uint32_t stamp, uint16_t D,
+			      uint32_t *out, uint32_t n, uint32_t max)
+{
+	uint32_t eb = c->insns[e].blk, l = c->blocks[eb].loop;
+	const struct cfg_block *b = &c->blocks[eb];
+
+	if (!D || l == NONE || ext_depth(c, eb, stamp) != D || !tests_loop(c, eb, l))
+		return n;
+	for (uint32_t k = 0; k < c->nr && n < max; k++) {
+		uint32_t i = lower_insn(c, c->r[k].lo), ib, j;
+
+		if (i >= c->ninsns || c->insns[i].addr != c->r[k].lo || c->imark[i] != stamp || i == e)
+			continue;
+		ib = c->insns[i].blk;
+		b = &c->blocks[ib];
+		if (in_loop(c, ib, l) || ext_depth(c, ib, stamp) + 1 != D || b->dead ||
+		    !tests_loop(c, ib, l) || !same_start(c, i, e))
+			continue;
+		/* not on a path with a way in there already (the first test
+		 * probed by the walk, another's code before it) */
+		for (j = 0; j < n; j++)
+			if (out[j] == i || (!in_loop(c, c->insns[out[j]].blk, l) &&
+			    (reaches_outside(c, i, out[j], l) || reaches_outside(c, out[j], i, l))))
+				break;
+		if (j == n)
+			out[n++] = i;
+	}
+	return n;
+}
+
 /* The line-table row instruction i lies in: its file, line and column,
  * whether the row starts at i and is a statement; false without one. */
 struct cfg_row {
@@ -2232,6 +2322,14 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 			ent[nent] = settle(c, rot[j], out, refuse);
 		}
 		k = nent;	/* one such loop per instance */
+	}
+	/* GCC's rotated loop whose test is the call: the first test's copy */
+	for (k = 0, i = nent; k < i && !preloop; k++) {
+		uint32_t n0 = nent;
+
+		nent = rotated_first(c, pre[k], stamp, D, pre, nent, SCAN_CFG_MAX_ENTRIES);
+		for (; n0 < nent; n0++)
+			ent[n0] = settle(c, pre[n0], out, refuse);
 	}
 	/* the other copies of an unrolled call under the same DIE */
 	for (k = 0, i = nent; k < i; k++) {
