@@ -343,7 +343,7 @@ struct btfinline_attach_opts {
 	enum btfinline_policy policy;
 	btfinline_site_filter_fn filter;
 	void *filter_ctx;
-	bool no_entry;			/* skip the out-of-line entry */
+	bool no_entry;			/* skip the out-of-line entry (and clones') */
 	struct btfi_log log;
 };
 

@@ -146,4 +146,25 @@ n=$(grep -c " $tp seven entry" "$tmp/p.out"); all=$(grep -c ' seven ' "$tmp/p.ou
 grep -q " $tp seven entry .* a1=3 .* a7=9 a8=-5" "$tmp/p.out" || { echo "FAIL: -p: third call's values"; cat "$tmp/p.out"; exit 1; }
 echo "ok: -p $tp: 3 hits, none from another process, exit with the target"
 check_no_probes "-p"
+
+# Entries with locations of their own (tests/fixtures/clones.c): gcc's
+# mix.isra.0 and scale.constprop.0, clang's scale with mul = 7 folded in.
+# Without --no-entry each call of cold1/cold2 is one event there (N = 2:
+# 4 calls of each function besides hot's inline sites); --no-entry leaves
+# those entries out, exact-name or clone alike.
+for cc in gcc clang; do
+	bin=$FIXTURES/clones-$cc-dw5
+	"$BTFINLINE" trace --best-effort -x "$bin" mix scale -- "$bin" 2 >"$tmp/c.out" 2>"$tmp/c.err" ||
+		{ echo "FAIL: clones-$cc: trace exit $?"; cat "$tmp/c.err"; exit 1; }
+	"$BTFINLINE" trace --best-effort --no-entry -x "$bin" mix scale -- "$bin" 2 >"$tmp/cn.out" 2>"$tmp/cn.err" ||
+		{ echo "FAIL: clones-$cc --no-entry: trace exit $?"; cat "$tmp/cn.err"; exit 1; }
+	ins=$(grep -c ' hot+0x' "$tmp/c.out"); all=$(grep -c ' scale \| mix ' "$tmp/c.out")
+	nins=$(grep -c ' hot+0x' "$tmp/cn.out"); nall=$(grep -c ' scale \| mix ' "$tmp/cn.out")
+	sc=$(grep -Ec ' scale (scale\.constprop\.0\+0x0|entry) .* v=(1|11|2|12) mul=7$' "$tmp/c.out")
+	[ "$ins $all $nins $nall $sc" = "4 12 4 4 4" ] || {
+		echo "FAIL: clones-$cc: inline $ins of $all events, --no-entry $nins of $nall, scale entries with mul=7 $sc; want 4 12 4 4 4"
+		cat "$tmp/c.out" "$tmp/cn.out"; exit 1; }
+	echo "ok: clones-$cc: 8 calls at the entries (scale's mul = 7 there), none with --no-entry"
+	check_no_probes "clones-$cc"
+done
 echo PASS

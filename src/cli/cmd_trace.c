@@ -810,7 +810,7 @@ const struct cli_cmd cli_trace = {
 "  -c, --count          per-site hit counts at exit instead of one line per hit\n"
 "  -j, --json           JSON lines\n"
 "  --best-effort        attach even where some argument has no location\n"
-"  --no-entry           skip the out-of-line entry\n"
+"  --no-entry           skip the out-of-line entry (and clones' entries)\n"
 "  -d, --duration SEC   stop after SEC seconds\n"
 "  -o, --output FILE    output to FILE\n"
 "  -v, --verbose        say where BIN, its inline info and its DWARF came from,\n"

@@ -18,6 +18,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "attach/attach.h"
+#include "elf_syms.h"
 #include "insn.h"
 #include "log.h"
 
@@ -59,6 +60,18 @@ struct btfi_attach_site *btfi_site_list_add(struct btfi_site_list *l)
 	}
 	memset(&l->sites[l->cnt], 0, sizeof(l->sites[0]));
 	return &l->sites[l->cnt++];
+}
+
+bool btfi_label_is_entry(const char *label, const char *func)
+{
+	size_t n = strcspn(label, "+");
+	char sym[sizeof(((struct btfi_attach_site *)0)->label)];
+
+	if (strcmp(label + n, "+0x0") || n >= sizeof(sym))
+		return false;
+	memcpy(sym, label, n);
+	sym[n] = 0;
+	return !strcmp(sym, func) || btfi_clone_name(sym, func);
 }
 
 struct btfi_attach_site *btfi_site_list_entry(struct btfi_site_list *l, size_t from,

@@ -49,6 +49,10 @@ struct btfi_attach_site *btfi_site_list_add(struct btfi_site_list *l);
  * calling convention. Marks it the entry with `label`; NULL if none. */
 struct btfi_attach_site *btfi_site_list_entry(struct btfi_site_list *l, size_t from,
 					      uint64_t vaddr, const char *label);
+/* Is a site labelled `label` ("SYM+0xOFF") the first byte of func's
+ * out-of-line copy or of a GCC clone of it: an entry that --no-entry
+ * (opts.no_entry, a filter refusing the entry) leaves out? */
+bool btfi_label_is_entry(const char *label, const char *func);
 void *btfi_site_list_alloc(struct btfi_site_list *l, size_t sz);	/* zeroed, owned by l */
 
 struct btfi_attach_core_opts {

@@ -46,6 +46,7 @@ int btfi_collect_sites(struct btfinline *bi, const char *binary, const char *sym
 	const struct btf *btf = btfinline__btf(bi);
 	struct btfi_elf_info ei;
 	size_t n, before = out->cnt;
+	bool want_entry;
 	int err;
 
 	err = btfi_elf_info_load(binary, &ei, log);
@@ -53,6 +54,7 @@ int btfi_collect_sites(struct btfinline *bi, const char *binary, const char *sym
 		return err;
 	if (syms_file && (err = btfi_elf_info_debug_syms(&ei, syms_file, log)))
 		goto out;
+	want_entry = !no_entry && (!filter || filter(filter_ctx, NULL));
 	n = btfinline__func_sites(bi, func, &first);
 	for (size_t i = 0; i < n; i++) {
 		const struct btfinline_site *s = &first[i];
@@ -77,6 +79,10 @@ int btfi_collect_sites(struct btfinline *bi, const char *binary, const char *sym
 		as->func_id = s->func_id;
 		as->vaddr = base + s->offset;
 		btfi_elf_label(&ei, as->vaddr, as->label, sizeof(as->label));
+		if (!want_entry && btfi_label_is_entry(as->label, func)) {
+			out->cnt--;	/* an entry with locations of its own */
+			continue;
+		}
 		err = btfi_func_params(btf, s->func_id, &proto, &as->arg_names, &as->nargs, out);
 		if (err == -ENOMEM)
 			goto nomem;
@@ -96,7 +102,7 @@ int btfi_collect_sites(struct btfinline *bi, const char *binary, const char *sym
 		btfinline__site_locs(bi, s, as->locs, cnt);
 		err = 0;
 	}
-	if (!no_entry && (!filter || filter(filter_ctx, NULL))) {
+	if (want_entry) {
 		int fid = btf__find_by_name_kind(btf, func, BTF_KIND_FUNC);
 
 		const struct btfi_sym *sy = ei.syms.v;

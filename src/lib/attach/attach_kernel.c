@@ -62,6 +62,8 @@ int btfi_collect_ksites(struct btfinline *bi, const struct btfi_ksyms *ks,
 		btfi_err(log, "kernel: %s: cannot build the BTF view", func);
 		return -EINVAL;
 	}
+	bool want_entry = !no_entry && (!filter || filter(filter_ctx, NULL));
+
 	n = btfinline__func_sites(bi, func, &first);
 	for (size_t i = 0; i < n; i++) {
 		const struct btfinline_site *s = &first[i];
@@ -85,6 +87,8 @@ int btfi_collect_ksites(struct btfinline *bi, const struct btfi_ksyms *ks,
 		}
 		addr = base + s->offset;
 		klabel(ks, mod, addr, label, sizeof(label));
+		if (!want_entry && btfi_label_is_entry(label, func))
+			continue;	/* an entry with locations of its own */
 		if (mod ? !btfi_ksyms_mod_by_addr(ks, mod->name, addr) : !btfi_ksyms_by_addr(ks, addr)) {
 			btfi_kskips_add(skips, label, mod ? "outside module text" : "outside kernel text",
 					false);
@@ -120,7 +124,7 @@ int btfi_collect_ksites(struct btfinline *bi, const struct btfi_ksyms *ks,
 			goto nomem;
 		btfinline__site_locs(bi, s, as->locs, cnt);
 	}
-	if (!no_entry && (!filter || filter(filter_ctx, NULL))) {
+	if (want_entry) {
 		int nsym = 0;
 		int fid = mod ? last_func(btf, func, btfinline__start_id(bi)) :
 			  btf__find_by_name_kind(btf, func, BTF_KIND_FUNC);
