@@ -491,6 +491,8 @@ class Truth:
     def calls(self, funcs, reach):
         """Per call, in order: {func: [(line, [raw values or skip], ...)]}."""
         funcs = sorted(funcs)
+        if not funcs:	# nothing reached (--only a function the workload never calls)
+            return {"calls": {}}
         key = self.cache.key(self.hash, self.a.args, funcs, "raw-v1")
         v = self.cache.get("truth", key)
         if v is None:
