@@ -20,6 +20,10 @@
 #  7. a function the kernel has only as a GCC clone (ksys_msgctl.constprop.0:
 #     `version` folded): trace -k ksys_msgctl probes the clone's entry with
 #     its own locations; msqid/cmd are what the test passed, version IPC_64;
+#  8. one event per call where GCC copied an inlined body onto two paths:
+#     fdput in __x64_sys_preadv (0x61: the ESPIPE path, 0xb8: after
+#     vfs_readv); N preadv calls on a file and M on a pipe give N + M events
+#     there, one per call (the copy after vfs_readv had no probe before);
 #  6. a site kprobes cannot take (get_stack_guard_info is inlined once into
 #     exc_double_fault, which the kernel's kprobe blacklist holds, and once
 #     elsewhere): all-or-none refuses the function naming the site,
@@ -72,6 +76,9 @@ rq=$(printf '%x' $((0x10000000 + RANDOM * 4096))); rm_=$(printf '%x' $((0x800000
 # 7. a clone's entry: msgctl with a random (unknown) queue id, IPC_STAT
 gcc -O2 -static -Wall -Wextra -o "$KOUT/msgctl" "$KTOP/tests/kernel/msgctl.c" || fail "building tests/kernel/msgctl.c"
 mq=$((100000 + RANDOM))
+# 8. a body copied onto two paths: preadv on a file and on a pipe
+gcc -O2 -static -Wall -Wextra -o "$KOUT/preadv" "$KTOP/tests/kernel/preadv.c" || fail "building tests/kernel/preadv.c"
+pn=$((2 + RANDOM % 5)); pm=$((1 + RANDOM % 4))
 cat >"$KOUT/vm.sh" <<EOS
 . ./workload.sh
 T=/sys/kernel/tracing
@@ -133,6 +140,13 @@ sleep 0.3
 kill -TERM \$pid; wait \$pid; echo "RC run10 \$?"
 leftover run10
 
+# run 11: fdput's two copies in __x64_sys_preadv
+start run11 --best-effort --no-entry fdput
+./preadv /init $pn $pm
+sleep 0.3
+kill -TERM \$pid; wait \$pid; echo "RC run11 \$?"
+leftover run11
+
 # run 8: a blacklisted site (noinstr text): refused, then best effort
 \$B -d 0.3 get_stack_guard_info >run8.out 2>run8.err; echo "RC run8 \$?"
 \$B -d 0.3 --best-effort get_stack_guard_info >run9.out 2>run9.err; echo "RC run9 \$?"
@@ -150,13 +164,13 @@ leftover kattach
 grep -v '^#' \$T/trace | sed -E 's/^.* [0-9]+\.[0-9]+: ([A-Za-z0-9_]+): /EV \1: /'
 echo >\$T/kprobe_events
 echo "KLIST-BEGIN"; cat \$L; echo "KLIST-END"
-for n in run1 run2 run3 run4 run5 run6 run7 run8 run9 run10; do
+for n in run1 run2 run3 run4 run5 run6 run7 run8 run9 run10 run11; do
 	sed "s/^/\$n: /" \$n.out; sed "s/^/\$n-err: /" \$n.err
 done
 EOS
 files=("$BTFINLINE:btfinline" "$blob:k.blob" "$KOUT/wrong.blob:wrong.blob" "$KOUT/bad.btf:bad.btf"
        "$btf:vmlinux.btf" "$KOUT/kprobes:kprobes" "$KTOP/tests/kernel/workload.sh:workload.sh" "$odirect:odirect" "$KOUT/kattach:kattach"
-       "$KOUT/ia32:ia32" "$KOUT/msgctl:msgctl")
+       "$KOUT/ia32:ia32" "$KOUT/msgctl:msgctl" "$KOUT/preadv:preadv")
 [ -n "$bpftool" ] && files+=("$bpftool:bpftool")
 vm_run "${files[@]}"
 o=$KOUT/out
@@ -239,6 +253,16 @@ echo "$line" | grep -Eq " msqid=$mq cmd=2 buf=[^ ]+ version=256\$" ||
 	fail "run10: '$line', expected msqid=$mq cmd=2 version=256 (IPC_64)"
 echo "ok: ksys_msgctl at its clone's entry: msqid=$mq cmd=2 version=256"
 
+# --- 8. one event per call at a body copied onto two paths
+expect_line "$o" "^preadv pid [0-9]+ ok $pn espipe $pm\$"
+expect_line "$o" "^RC run11 0\$"
+ppid=$(sed -nE 's/^preadv pid ([0-9]+) .*/\1/p' "$o")
+n=$(grep -Ec "^run11: [0-9.]+ $ppid fdput __x64_sys_preadv\+0x[0-9a-f]+ " "$o" || true)
+[ "$n" = $((pn + pm)) ] || fail "run11: $n fdput events in __x64_sys_preadv for $((pn + pm)) calls ($pn on a file, $pm on a pipe)"
+n2=$(grep -E "^run11: [0-9.]+ $ppid fdput __x64_sys_preadv\+" "$o" | awk '{ print $5 }' | sort -u | wc -l)
+[ "$n2" = 2 ] || fail "run11: fdput events at $n2 sites of __x64_sys_preadv, expected 2 (the two copies)"
+echo "ok: fdput in __x64_sys_preadv: $((pn + pm)) events for $pn + $pm calls, at both copies"
+
 # --- 6. a site kprobes cannot take: all-or-none refuses, best effort goes on
 expect_line "$o" "^RC run8 1\$"
 expect_line "$o" "^run8-err: btfinline: kernel: get_stack_guard_info: 1 site cannot be probed, calls there would be missed, refusing \(--best-effort to attach the others\): .*kprobe blacklist"
@@ -248,7 +272,7 @@ expect_line "$o" "^run9-err: btfinline: kernel: get_stack_guard_info: 1 site ski
 echo "ok: get_stack_guard_info: blacklisted site refused by default, the other attached with --best-effort"
 
 # --- 4. nothing left behind
-for r in run1 run2 run3 run6 run7 run9 run10 kattach; do
+for r in run1 run2 run3 run6 run7 run9 run10 run11 kattach; do
 	expect_line "$o" "^LEFT $r kprobes=0 progs=0 links=0\$"
 done
 n=$(grep -E '^KPROBES-DURING-RUN1 ' "$o" | awk '{ print $2 }')

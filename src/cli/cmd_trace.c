@@ -178,7 +178,9 @@ static int handle_event(void *ctx, void *data, size_t size)
 	if (tc->fold && fold_hit(tc->fold, ev->tid, ts->func, ts->label, ev->nargs, ev->err, ev->val))
 		return 0;
 	tc->events++;
-	t = (double)(ev->ts - tc->t0_ns) / 1e9;
+	/* signed: a probe attached early can fire before the last one is
+	 * (kprobes go in one at a time), a moment before t0 */
+	t = (double)(int64_t)(ev->ts - tc->t0_ns) / 1e9;
 	if (tc->a->json) {
 		jw_reset(w);
 		jw_start_object(w);
