@@ -370,12 +370,9 @@ static int dump_sites(struct dump *d, const char *name, const struct btfinline_s
 		callers[i].addr = caller_key(d, &s[i]);
 	btfi_symtab_callers(&d->st, callers, n);
 
-	/* A site at a GCC clone's first byte is that clone's entry, not an
-	 * inline instance: its line says so where the symbols are known (the
-	 * count stays the blob's, the same with or without them). */
-	if (d->fmt == F_TEXT) {
+	if (d->fmt == F_TEXT)
 		printf("%s: %s inlined, %zu site%s\n  %s\n", name, cls, n, n == 1 ? "" : "s", proto);
-	} else if (d->fmt == F_JSON) {
+	else if (d->fmt == F_JSON) {
 		jw_start_object(&d->jw);
 		jw_string_field(&d->jw, "name", name);
 		jw_string_field(&d->jw, "inlined", cls);
@@ -394,6 +391,10 @@ static int dump_sites(struct dump *d, const char *name, const struct btfinline_s
 		struct btfi_caller key = { .addr = caller_key(d, &s[i]) };
 		struct btfi_caller *c = bsearch(&key, callers, n, sizeof(*c), btfi_caller_cmp);
 		const char *sec = btfinline__sec_name(d->bi, s[i].secno);
+		/* A site at a GCC clone's first byte is that clone's entry, not
+		 * an inline instance: said so where the symbols are known (the
+		 * count above stays the blob's, the same without them). */
+		bool clone = c && c->name && !c->off && btfi_clone_name(c->name, name);
 
 		if (d->fmt == F_TEXT) {
 			printf("  %s+0x%x", sec, s[i].offset);
@@ -401,7 +402,7 @@ static int dump_sites(struct dump *d, const char *name, const struct btfinline_s
 				printf(" 0x%llx", (unsigned long long)addr);
 			if (c && c->name)
 				printf(" %s+0x%llx", c->name, (unsigned long long)c->off);
-			if (c && c->name && !c->off && btfi_clone_name(c->name, name))
+			if (clone)
 				printf(" (clone entry)");
 			printf(":");
 		} else if (d->fmt == F_JSON) {
@@ -413,7 +414,7 @@ static int dump_sites(struct dump *d, const char *name, const struct btfinline_s
 			if (c && c->name) {
 				jw_string_field(&d->jw, "caller", c->name);
 				jw_uint_field(&d->jw, "caller_offset", c->off);
-				if (!c->off && btfi_clone_name(c->name, name)) {
+				if (clone) {
 					jw_name(&d->jw, "clone_entry");
 					jw_bool(&d->jw, true);
 				}

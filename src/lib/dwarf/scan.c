@@ -181,9 +181,9 @@ static void find_loc_sections(struct btfi_scan *s, struct scan_priv *p)
 
 /* ---- types and functions ---- */
 
-/* Byte size and signedness of a type, cached by DIE offset. */
-/* Size and signedness of a type, and whether the SysV ABI passes it in
- * one general register when it fits (integer, pointer, enum: *int_cls). */
+/* Byte size and signedness of a type, and whether the SysV ABI passes it
+ * in one general register when it fits (integer, pointer, enum:
+ * *int_cls, may be NULL); cached by DIE offset. */
 static void type_info(struct scan_priv *p, Dwarf_Die *type, uint32_t *size, bool *is_signed,
 		      bool *int_cls)
 {
@@ -915,7 +915,11 @@ static int new_site(struct btfi_scan *s, struct scan_priv *p, const struct btfi_
  *   body (DW_AT_const_value), and its register holds anything.
  * There the parameters are where the copy's DWARF says at its entry: one
  * site of f (BTFI_SITE_ENTRY; not an instance), written only where that
- * differs from the calling convention or the copy is a clone.
+ * differs from the calling convention or the copy is a clone
+ * (entry_site()).
+ *
+ * abi_differs(): does an INTEGER-class parameter's location l[k] at the
+ * entry differ from the register the calling convention gives it?
  */
 static bool abi_differs(const struct btfi_scan *s, const struct btfi_func *f, const struct btfi_loc *l)
 {
@@ -935,6 +939,8 @@ static bool abi_differs(const struct btfi_scan *s, const struct btfi_func *f, co
 	return false;
 }
 
+/* The entry site of the out-of-line copy ctx is in (die, origin oi), if
+ * it is a clone or its ABI differs; none otherwise. */
 static int entry_site(struct btfi_scan *s, struct scan_priv *p, const struct walk_ctx *ctx,
 		      Dwarf_Die *die, uint32_t oi)
 {
@@ -1548,7 +1554,6 @@ found:
 	return 0;
 }
 
-/* Each parameter's location at site si's address. */
 /*
  * A parameter of an out-of-line copy with one location for the whole
  * function (DW_AT_location an expression, not a list) is described as it
@@ -1576,6 +1581,7 @@ static bool entry_unsure(Dwarf_Die *pdie, const struct btfi_loc *l)
 	}
 }
 
+/* Each parameter's location at site si's address. */
 static int site_locs(struct btfi_scan *s, struct scan_priv *p, const struct walk_ctx *ctx,
 		     Dwarf_Die *die, const struct ranges_info *ri, const struct scan_origin *o,
 		     uint32_t si)
@@ -1886,8 +1892,8 @@ static void trim_info(struct scan_priv *p, uint64_t cu_off)
 	p->trimmed = upto;
 }
 
-/* Whether a unit's code holds one of opts' unit_addrs. A unit whose
- * ranges cannot be read is walked. */
+/* Is the unit GCC's (DW_AT_producer "GNU C..."): GCC renames a function
+ * whose ABI it changes (entry_site()). */
 static bool producer_is_gcc(Dwarf_Die *cu)
 {
 	Dwarf_Attribute a;
@@ -1896,6 +1902,8 @@ static bool producer_is_gcc(Dwarf_Die *cu)
 	return prod && !strncmp(prod, "GNU ", 4);
 }
 
+/* Whether a unit's code holds one of opts' unit_addrs. A unit whose
+ * ranges cannot be read is walked. */
 static bool unit_wanted(struct scan_priv *p, Dwarf_Die *cudie)
 {
 	Dwarf_Addr base, lo, hi;
