@@ -1320,6 +1320,16 @@ static bool loads(struct scan_cfg *c, uint32_t i)
 
 static uint32_t shape_of(struct scan_cfg *c, uint32_t i);
 
+/* The instance's range that holds addr (that starts at addr if starts),
+ * NONE if none. */
+static uint32_t range_of(const struct scan_cfg *c, uint64_t addr, bool starts)
+{
+	for (uint32_t k = 0; k < c->nr; k++)
+		if (starts ? c->r[k].lo == addr : c->r[k].lo <= addr && addr < c->r[k].hi)
+			return k;
+	return NONE;
+}
+
 /* The one instruction of work in the instance's range k, NONE if it
  * holds none or several. */
 static uint32_t range_one(struct scan_cfg *c, uint32_t k)
@@ -1347,13 +1357,11 @@ static uint32_t range_one(struct scan_cfg *c, uint32_t k)
  * `mov %rdi,(%r13)` in __rb_change_child). */
 static bool lone_copy(struct scan_cfg *c, uint32_t i)
 {
-	uint32_t k, j, mine = NONE;
+	uint32_t k, j, mine;
 
 	if (!decode_at(c, c->insns[i].addr) || !btfi_insn_mem(c->dec))
 		return false;
-	for (k = 0; k < c->nr; k++)
-		if (c->insns[i].addr >= c->r[k].lo && c->insns[i].addr < c->r[k].hi)
-			mine = k;
+	mine = range_of(c, c->insns[i].addr, false);
 	if (mine == NONE || range_one(c, mine) != i)
 		return false;
 	for (k = 0; k < c->nr; k++)
@@ -1638,7 +1646,6 @@ static bool rejoins(struct scan_cfg *c, uint32_t i, uint32_t e, uint32_t stamp, 
 	return false;
 }
 
-static uint32_t shape_of(struct scan_cfg *c, uint32_t i);
 static uint32_t to_range_end(const struct scan_cfg *c, uint32_t i, bool starts, uint32_t stop);
 
 /* Does i's range begin the way e's does: the work of e's range from e
@@ -1726,20 +1733,24 @@ static uint32_t own_test(const struct scan_cfg *c, uint32_t b, uint32_t stamp)
 	return i < last ? i : NONE;
 }
 
-/* Do the tests at a and b repeat each other: as many instructions, the
- * same kinds, the same lengths but for the jumps (je / jne)? */
+/* Are two instructions of one kind: the same flow, the same length but
+ * for jumps (je / jne, short or near)? */
+static bool same_kind(const struct cfg_insn *x, const struct cfg_insn *y)
+{
+	return x->flow == y->flow && (x->flow >= BTFI_FLOW_JUMP || x->len == y->len);
+}
+
+/* Do the tests at a and b repeat each other: as many instructions, each
+ * of the same kind? */
 static bool same_test(const struct scan_cfg *c, uint32_t a, uint32_t b)
 {
 	const struct cfg_block *ba = &c->blocks[c->insns[a].blk], *bb = &c->blocks[c->insns[b].blk];
 
 	if (ba->first + ba->n - a != bb->first + bb->n - b)
 		return false;
-	for (uint32_t j = 0; a + j < ba->first + ba->n; j++) {
-		const struct cfg_insn *x = &c->insns[a + j], *y = &c->insns[b + j];
-
-		if (x->flow != y->flow || (x->flow < BTFI_FLOW_JUMP && x->len != y->len))
+	for (uint32_t j = 0; a + j < ba->first + ba->n; j++)
+		if (!same_kind(&c->insns[a + j], &c->insns[b + j]))
 			return false;
-	}
 	return true;
 }
 
@@ -1968,13 +1979,10 @@ static bool copy_of(struct scan_cfg *c, uint32_t x, uint32_t e, uint32_t stamp)
 	if (!row_of(c, e, &re) || !re.starts || !re.stmt || !re.line)
 		return false;
 	for (j = 0; j < COPY_CMP; j++) {
-		const struct cfg_insn *ix, *ie;
 		bool inx, ine;
 
 		if (x + j >= e || e + j >= c->ninsns)
 			return false;
-		ix = &c->insns[x + j];
-		ie = &c->insns[e + j];
 		inx = c->imark[x + j] == stamp;
 		ine = c->imark[e + j] == stamp;
 		if (!inx || !ine) {
@@ -1982,8 +1990,8 @@ static bool copy_of(struct scan_cfg *c, uint32_t x, uint32_t e, uint32_t stamp)
 				return false;
 			break;
 		}
-		if (ix->flow != ie->flow || (ix->flow < BTFI_FLOW_JUMP && ix->len != ie->len) ||
-		    (j && !row_of(c, e + j, &re)) || !row_of(c, x + j, &rx) || !same_row(&rx, &re))
+		if (!same_kind(&c->insns[x + j], &c->insns[e + j]) || (j && !row_of(c, e + j, &re)) ||
+		    !row_of(c, x + j, &rx) || !same_row(&rx, &re))
 			return false;
 	}
 	return innermost(c->inst, c->insns[x].addr, 0) == innermost(c->inst, c->insns[e].addr, 0);
@@ -2008,13 +2016,9 @@ static uint32_t shape_of(struct scan_cfg *c, uint32_t i)
  * i (that starts at i if starts), at most stop; 0 if there is none. */
 static uint32_t to_range_end(const struct scan_cfg *c, uint32_t i, bool starts, uint32_t stop)
 {
-	uint64_t a = c->insns[i].addr;
-	uint32_t k, n;
+	uint32_t k = range_of(c, c->insns[i].addr, starts), n;
 
-	for (k = 0; k < c->nr; k++)
-		if (starts ? c->r[k].lo == a : c->r[k].lo <= a && a < c->r[k].hi)
-			break;
-	if (k == c->nr)
+	if (k == NONE)
 		return 0;
 	for (n = 0; n < stop && i + n < c->ninsns && c->insns[i + n].addr < c->r[k].hi; n++)
 		;
