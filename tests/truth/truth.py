@@ -299,6 +299,8 @@ def align(a, b, window=64, run=3):
 
 # ---------- btfinline ----------
 
+# `entry` lines (an exact-name entry with locations of its own) are not
+# read: trace labels their events "entry", as any out-of-line entry's.
 SITE_RE = re.compile(r"^(site|clone) (\S+) (0x[0-9a-f]+) in (\S+) at (\S+) depth (\d+) shndx (\d+): ?(.*)$")
 ARG_SPLIT = re.compile(r" (?=[A-Za-z_][A-Za-z0-9_]*=)")
 
@@ -319,7 +321,7 @@ def read_stats(btfinline, binary):
                 locs[n] = loc
             sites[func].append({"addr": int(addr, 16), "label": label, "where": base(where),
                                 "depth": int(depth), "code": shndx != "0", "args": am, "locs": locs,
-                                "clone": kind == "clone", "ool_entry": kind in ("clone", "entry")})
+                                "clone": kind == "clone"})
         elif l.startswith("func "):
             w = l.split()
             klass[w[1]] = w[3]
@@ -651,7 +653,7 @@ class Compiler:
 
     def inlined(self):
         return {f for f, k in self.klass.items() if k in ("selective", "full") and
-                any(s["code"] and not s["ool_entry"] for s in self.sites.get(f, []))}
+                any(s["code"] and not s["clone"] for s in self.sites.get(f, []))}
 
     def ool_calls(self, funcs, params_of):
         """Out-of-line calls at -O2, in order per function: [[symbol, call
@@ -900,8 +902,6 @@ def compare(truth, tcalls, cc, funcs, ool):
         for s in cc.sites.get(f, []):
             if s["clone"]:
                 clone_site_at[s["addr"]] = s
-            elif s["ool_entry"]:
-                continue	# the entry's own locations: trace's entry events
             elif s["code"]:
                 site_at[s["addr"]].append(s)
                 code_at[s["where"]].add(s["addr"])
@@ -1216,7 +1216,7 @@ def main():
                 for i in range(0, len(inl), step or 1):
                     part = inl[i:i + step]
                     reach.update(truth.reach(part))
-                    reached += [f for f in part if any(reach[f].get(s["where"], 0) for s in cc.sites[f] if s["code"] and not s["ool_entry"])]
+                    reached += [f for f in part if any(reach[f].get(s["where"], 0) for s in cc.sites[f] if s["code"] and not s["clone"])]
                     if a.cap and len(reached) >= a.cap:
                         break
                 cc.n_reached = None if a.cap and len(reach) < len(inl) else len(reached)
@@ -1224,7 +1224,7 @@ def main():
                 if a.include:
                     want = [f for f in inl if f in a.include.split(",") and f not in funcs]
                     reach.update(truth.reach(want))
-                    funcs += [f for f in want if any(reach[f].get(s["where"], 0) for s in cc.sites[f] if s["code"] and not s["ool_entry"])]
+                    funcs += [f for f in want if any(reach[f].get(s["where"], 0) for s in cc.sites[f] if s["code"] and not s["clone"])]
                 tcalls = truth.calls(funcs, reach)
                 ool = cc.ool_calls(funcs, truth.params)
                 cc.trace(funcs)
