@@ -20,6 +20,8 @@
 #  - vreg: a constant loop of 4 calls unrolled into four copies under one
 #    DIE (clang: one inlinedAt; gcc: `#pragma GCC unroll 4`, one
 #    DW_TAG_inlined_subroutine): one address per copy.
+#  - chain_end: the body is its own loop, entered by a branch of the
+#    caller's: probed at the loop's exit; i, the loop's variable, unknown.
 # The default policy (per-call) must give events = calls and the known
 # values; entry-pc's counts are printed beside them (its misses are what
 # the policy fixes). Every inline event's "where", under both policies, is
@@ -31,7 +33,7 @@ tmp=$(mktemp -d); tp=
 trap '[ -n "$tp" ] && kill $tp 2>/dev/null; rm -rf "$tmp"' EXIT
 src=$TOP/tests/fixtures/percall
 N=$((4 + RANDOM % 5))
-funcs=(add3 scale name_icmp wide acct depth_sum getx pick db_free vreg)
+funcs=(add3 scale name_icmp wide acct depth_sum getx pick db_free vreg chain_end)
 for cc in gcc clang; do
 	d=$FIXTURES/percall-$cc
 	mkdir -p "$d"
@@ -76,6 +78,7 @@ want = {
     "pick": pick_calls(n + 0x3400, 0x1ff80 - n),
     "db_free": [{"db": 0x5000 + i} for i in range(n) if i & 4],	# p NULL: no call of free_nn, still a call of db_free
     "vreg": [{"dflt": int(i == 0)} for i in range(4)],
+    "chain_end": [{"i": 1 + i % 4} for i in range(n) if i & 1],
 }
 depths = sorted([0] + [1] * 2 + [2] * 4 + [3] * 8)
 def events(w):

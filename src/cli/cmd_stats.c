@@ -35,6 +35,7 @@ static const char *const hows[BTFI_PROBE_HOW__MAX] = {
 	[BTFI_PROBE_HOW_DEEPER] = "deeper",
 	[BTFI_PROBE_HOW_FIRST] = "first",
 	[BTFI_PROBE_HOW_PRELOOP] = "preloop",
+	[BTFI_PROBE_HOW_POSTLOOP] = "postloop",
 	[BTFI_PROBE_HOW_MULTI] = "multi",
 	[BTFI_PROBE_HOW_AMBIGUOUS] = "ambiguous",
 };
@@ -149,6 +150,7 @@ static void print_json(const char *path, const struct btfi_stats *st, uint32_t m
 		jw_uint_field(&w, "reg_affine", s->probe.reg_affine);
 		jw_uint_field(&w, "join_view", s->probe.join_view);
 		jw_uint_field(&w, "unshared", s->probe.unshared);
+		jw_uint_field(&w, "loop_changed", s->probe.loop_changed);
 		jw_end_object(&w);
 	}
 	if (s->reach) {
@@ -261,6 +263,7 @@ static void print_table(const char *path, const struct btfi_stats *st, uint32_t 
 		row("    a register computed later from one", s->probe.reg_affine, 0);
 		row("  locations only views give, at a join: not taken", s->probe.join_view, 0);
 		row("  moved off another call's probe", s->probe.unshared, 0);
+		row("  postloop: locations the loop changes, not taken", s->probe.loop_changed, 0);
 	}
 	/* not instances: out-of-line entries the calling convention misreads */
 	row("entries with their own locations (ABI changed)", st->entry_sites, 0);

@@ -87,6 +87,7 @@ int btfi_insn_decode(struct btfi_insn_dec *d, const uint8_t *code, size_t len, u
 	out->len = d->insn->size;
 	out->nop = d->insn->id == X86_INS_NOP;
 	out->flow = flow(d->insn, &out->target);
+	out->ret = in_group(d->insn->detail, CS_GRP_RET);
 	if (x->prefix[0] == X86_PREFIX_LOCK)
 		out->uprobe_refusal = "lock prefix";
 	else if (x->prefix[1] == X86_PREFIX_CS || x->prefix[1] == X86_PREFIX_DS ||
@@ -143,6 +144,21 @@ uint32_t btfi_insn_writes(struct btfi_insn_dec *d)
 	case X86_INS_MOVSB: case X86_INS_MOVSW: case X86_INS_MOVSD: case X86_INS_MOVSQ:
 		mask |= BTFI_INSN_W_MEM;
 	}
+	return mask;
+}
+
+uint32_t btfi_insn_reads(struct btfi_insn_dec *d)
+{
+	cs_regs rd, wr;
+	uint8_t nrd = 0, nwr = 0;
+	uint32_t mask = 0;
+	int n;
+
+	if (cs_regs_access(d->h, d->insn, rd, &nrd, wr, &nwr) != CS_ERR_OK)
+		return 0xffff;
+	for (uint8_t i = 0; i < nrd; i++)
+		if ((n = gpr_dwarf(rd[i])) >= 0)
+			mask |= 1u << n;
 	return mask;
 }
 

@@ -38,6 +38,7 @@ struct btfi_insn {
 	bool nop;		/* a no-op of any length (padding) */
 	uint8_t flow;		/* enum btfi_insn_flow */
 	uint64_t target;	/* JUMP, CJUMP, direct CALL */
+	bool ret;		/* a return (STOP): the function is left */
 	/* Why x86 uprobes refuse it (arch/x86/kernel/uprobes.c, is_prefix_bad:
 	 * ES/CS/DS/SS segment-override and LOCK prefixes), NULL if they take it. */
 	const char *uprobe_refusal;
@@ -56,6 +57,9 @@ int btfi_insn_decode(struct btfi_insn_dec *d, const uint8_t *code, size_t len, u
  * memory (an operand, push, call, string stores). */
 #define BTFI_INSN_W_MEM (1u << 16)
 uint32_t btfi_insn_writes(struct btfi_insn_dec *d);
+/* What the instruction last decoded reads: general registers as bits of
+ * their DWARF numbers 0-15, an address's base and index included. */
+uint32_t btfi_insn_reads(struct btfi_insn_dec *d);
 /* Does the instruction last decoded set a general register to a value
  * known here: mov $imm (zero-extended into a 32-bit register), xor of a
  * register with itself, lea of a rip-relative address (*pcrel: *val is

@@ -1669,6 +1669,36 @@ static int site_locs(struct btfi_scan *s, struct scan_priv *p, const struct walk
 	return 0;
 }
 
+/* A site at a loop's exits (BTFI_PROBE_HOW_POSTLOOP): the locations
+ * where the loop is entered, each kept if the loop leaves it alone; the
+ * loop's exit is the caller's code, and where DWARF gives the parameter
+ * there it is the variable after the loop (findRightmost's p). */
+static int loop_exit_locs(struct btfi_scan *s, struct scan_priv *p, const struct walk_ctx *ctx,
+			  Dwarf_Die *die, const struct ranges_info *ri, const struct scan_origin *o,
+			  uint32_t si, const struct scan_cfg_choice *ch)
+{
+	struct btfi_site *site = &s->sites[si];
+	uint64_t addr = site->addr;
+	int err;
+
+	site->addr = ch->locs_at;
+	err = site_locs(s, p, ctx, die, ri, o, si);
+	site = &s->sites[si];
+	site->addr = addr;
+	if (err)
+		return err;
+	for (uint32_t k = 0; k < site->nlocs; k++) {
+		struct btfi_loc *l = &s->locs[site->first_loc + k];
+
+		if (l->kind == BTFI_LOC_NONE || loc_unchanged(l, ch->locs_kill, true))
+			continue;
+		l->kind = BTFI_LOC_NONE;
+		l->reason = BTFI_R_NOT_AT_ADDR;
+		s->probe.loop_changed++;
+	}
+	return 0;
+}
+
 /* A new site for instance `from` (or a fresh one if from == NO_IDX), its
  * locations unset. */
 static int new_site(struct btfi_scan *s, struct scan_priv *p, const struct btfi_func *f,
@@ -1803,7 +1833,9 @@ static int do_inline(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
 	if (!site->addr)
 		f->nsites_noaddr++;
 
-	if (site->addr && (err = site_locs(s, p, ctx, die, &ri, o, si)))
+	err = ch.locs_at ? loop_exit_locs(s, p, ctx, die, &ri, o, si, &ch) :
+	      site->addr ? site_locs(s, p, ctx, die, &ri, o, si) : 0;
+	if (err)
 		return err;
 	/* The other paths into the body: the same call, one address each. */
 	for (i = 1; i < ch.n; i++) {
@@ -1813,8 +1845,15 @@ static int do_inline(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
 		s->sites[xi].flags |= BTFI_SITE_EXTRA;
 		s->sites[xi].addr = ch.addr[i];
 		s->sites[xi].shndx = addr_shndx(p, ch.addr[i]);
-		if ((err = site_locs(s, p, ctx, die, &ri, o, xi)))
+		if (ch.locs_at) {	/* one loop's exits: one set of locations */
+			memcpy(&s->locs[s->sites[xi].first_loc], &s->locs[s->sites[si].first_loc],
+			       f->nparams * sizeof(*s->locs));
+			if (p->ceiling)
+				memcpy(&s->reach[s->sites[xi].first_loc],
+				       &s->reach[s->sites[si].first_loc], f->nparams);
+		} else if ((err = site_locs(s, p, ctx, die, &ri, o, xi))) {
 			return err;
+		}
 	}
 	if (p->policy == BTFI_PROBE_PER_CALL && s->sites[si].addr) {
 		for (i = 0; i < ch.n || i == 0; i++) {

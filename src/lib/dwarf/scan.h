@@ -104,6 +104,8 @@ enum btfi_probe_how {
 	BTFI_PROBE_HOW_FIRST,		/* it was not where calls enter the instance: moved */
 	BTFI_PROBE_HOW_PRELOOP,		/* the entry heads a loop inside the instance:
 					 * moved before the loop */
+	BTFI_PROBE_HOW_POSTLOOP,	/* the entry heads a loop inside the instance
+					 * with no way in of its own: at its exits */
 	BTFI_PROBE_HOW_MULTI,		/* calls enter at several places: one address each */
 	BTFI_PROBE_HOW_AMBIGUOUS,	/* entries reach one another: entry-pc's address */
 	BTFI_PROBE_HOW__MAX
@@ -185,6 +187,8 @@ struct btfi_scan {
 		uint32_t join_view;		/* locations only views give, at a join:
 						 * not taken */
 		uint32_t unshared;		/* moved off another call's probe of the function */
+		uint32_t loop_changed;		/* postloop: locations the loop may change,
+						 * not taken */
 	} probe;
 	uint32_t split_parts;	/* instances flagged BTFI_SITE_SPLIT */
 	uint32_t entry_sites;	/* sites flagged BTFI_SITE_ENTRY (not instances) */

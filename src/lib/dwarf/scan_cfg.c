@@ -46,6 +46,7 @@ struct cfg_insn {
 	uint8_t len, flow;
 	uint8_t line;			/* 0 not asked, 1 line 0, 2 a line or unknown */
 	bool nop, refused, leader, writes_known, shape_known;
+	bool ret;			/* a return */
 };
 
 struct cfg_block {
@@ -224,6 +225,7 @@ static int decode(struct scan_cfg *c, struct scan_priv *p)
 				    sym->addr == in.target && noreturn_name(sym->name))
 					ci->flow = BTFI_FLOW_STOP;
 				ci->nop = in.nop;
+				ci->ret = in.ret;
 				ci->refused = in.uprobe_refusal != NULL;
 			}
 			a += ci->len;
@@ -1204,6 +1206,67 @@ static uint32_t before_loop(struct scan_cfg *c, uint32_t l)
 	return last_taken(c, from);
 }
 
+/* Does block b leave the function (a return, a jump out of it)? A call
+ * in a loop that does so never reaches the loop's exits. */
+static bool leaves(struct scan_cfg *c, uint32_t b)
+{
+	const struct cfg_block *bl = &c->blocks[b];
+	const struct cfg_insn *last = &c->insns[bl->first + bl->n - 1];
+
+	if (last->ret || last->flow == BTFI_FLOW_IJUMP)
+		return !bl->nsucc;
+	return last->flow == BTFI_FLOW_JUMP && find_insn(c, last->target) == NONE;
+}
+
+/*
+ * After the loop inside the instance that an entry heads, where nothing
+ * before it leads there alone (before_loop() found no way in): its exits,
+ * the first instruction of each block a loop block leaves to, into
+ * out[0..max). A call enters its own loop once and leaves it once, so
+ * they run once per call together if only the loop leads to each and no
+ * block of the loop leaves the function. The values are read where the
+ * loop is entered: *kill gets what the loop may change (GCC's
+ * findRightmost walks p itself: `while( p->pNext ) p = p->pNext`). 0 if
+ * not so (or more than max).
+ */
+static uint32_t after_loop(struct scan_cfg *c, uint32_t l, uint32_t *out, uint32_t max,
+			   uint32_t *kill)
+{
+	const struct cfg_loop *L = &c->loops[l];
+	uint32_t n = 0, j, k, q;
+
+	*kill = 0;
+	if (L->multi)
+		return 0;
+	for (j = 0; j < L->n; j++) {
+		uint32_t b = c->lblocks[L->first + j];
+		const struct cfg_block *bl = &c->blocks[b];
+
+		if (leaves(c, b))
+			return 0;
+		for (k = bl->first; k < bl->first + bl->n; k++)
+			*kill |= insn_writes(c, k);
+		for (k = 0; k < bl->nsucc; k++) {
+			uint32_t s = c->succs[bl->succ + k] & ~BACK;
+			const struct cfg_block *sb = &c->blocks[s];
+
+			if (in_loop(c, s, l))
+				continue;
+			for (q = 0; q < n && c->insns[out[q]].blk != s; q++)
+				;
+			if (q < n)
+				continue;
+			if (sb->root || n == max)
+				return 0;
+			for (q = 0; q < sb->npred; q++)
+				if (!in_loop(c, c->preds[sb->pred + q], l))
+					return 0;
+			out[n++] = sb->first;
+		}
+	}
+	return n;
+}
+
 /* Off padding, and off instructions uprobes refuse if `refuse` (user
  * space), within the block: all of a block runs as often as any of it. */
 static uint32_t settle(struct scan_cfg *c, uint32_t i, struct scan_cfg_choice *out, bool refuse)
@@ -1427,6 +1490,50 @@ static bool reg_only(struct scan_cfg *c, uint32_t i)
 		btfi_insn_const(c->dec, &dst, &v, &pcrel));
 }
 
+/*
+ * Is instruction i a load whose register the caller reads on a way out
+ * of its block before writing it, not the call's code: a load the caller
+ * shares with the call, hoisted above its branch (GCC's
+ * sqlite3PcacheClearWritable in pager_end_transaction: `p =
+ * pCache->pDirty`, 0x1c745, above `if( MEMDB || pagerFlushOnCommit() )`,
+ * is also sqlite3PcacheCleanAll's on the other way, 424 runs for 12
+ * calls)? The ways are followed through blocks with one successor.
+ */
+static bool shared_load(struct scan_cfg *c, uint32_t i, uint32_t stamp)
+{
+	const struct cfg_block *bl = &c->blocks[c->insns[i].blk];
+	uint32_t base, bytes;
+	int64_t disp;
+	bool sgn;
+	int dst;
+
+	if (!decode_at(c, c->insns[i].addr) ||
+	    !btfi_insn_load(c->dec, &dst, (int *)&base, &disp, &bytes, &sgn))
+		return false;
+	for (uint32_t k = 0; k < bl->nsucc; k++) {
+		uint32_t s = c->succs[bl->succ + k], n = 0, j;
+
+		if (s & BACK)
+			continue;
+		for (j = c->blocks[s].first; n < 16; n++) {
+			const struct cfg_block *b = &c->blocks[c->insns[j].blk];
+
+			if (c->imark[j] == stamp || !decode_at(c, c->insns[j].addr))
+				break;
+			if (btfi_insn_reads(c->dec) >> dst & 1)
+				return true;
+			if (insn_writes(c, j) >> dst & 1)
+				break;
+			if (++j < b->first + b->n)
+				continue;
+			if (b->nsucc != 1 || c->succs[b->succ] & BACK)
+				break;
+			j = c->blocks[c->succs[b->succ]].first;
+		}
+	}
+	return false;
+}
+
 /* Is x code of the instance hoisted above a decision of the caller's: its
  * block ends in a conditional jump that is not the instance's, and the
  * instance's work from x to there is one instruction that only sets a
@@ -1436,7 +1543,8 @@ static bool reg_only(struct scan_cfg *c, uint32_t i)
  * editPage's `if( iCell>=0 && iCell<nNew )`, runs every pass of the
  * insert loop; the call enters at 0x5873d. A lone load or call is the
  * body's work (sqlite3FindCollSeq's `p = db->pDfltColl`, clang's
- * sqlite3Strlen30 at 90748 `call strlen` before the caller's test). */
+ * sqlite3Strlen30 at 90748 `call strlen` before the caller's test),
+ * unless the caller reads the loaded register too (shared_load()). */
 static bool above_branch(struct scan_cfg *c, uint32_t x, uint32_t stamp)
 {
 	const struct cfg_block *bl = &c->blocks[c->insns[x].blk];
@@ -1447,7 +1555,7 @@ static bool above_branch(struct scan_cfg *c, uint32_t x, uint32_t stamp)
 	for (uint32_t i = x; i < last; i++) {
 		if (c->imark[i] != stamp || !work_insn(&c->insns[i]) || line0(c, i))
 			continue;
-		if (++work >= 2 || !reg_only(c, i))
+		if (++work >= 2 || !(reg_only(c, i) || shared_load(c, i, stamp)))
 			return false;
 	}
 	return true;
@@ -2212,15 +2320,32 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 			return;
 		ent[nent++] = mi;
 	}
-	/* an entry that heads a loop of the instance runs per iteration */
+	/* an entry that heads a loop of the instance runs per iteration:
+	 * before the loop, or else, the call's only way in, at its exits */
 	for (k = 0; k < nent; k++) {
-		uint32_t l = inner_loop(c, c->insns[ent[k]].blk, stamp);
+		uint32_t l = inner_loop(c, c->insns[ent[k]].blk, stamp), x, kill;
 
 		if (l == NONE)
 			continue;
-		if ((ent[k] = before_loop(c, l)) == NONE)
+		if ((x = before_loop(c, l)) != NONE) {
+			ent[k] = x;
+			preloop = true;
+			continue;
+		}
+		x = ent[k];
+		if (nent > 1 || !(nent = after_loop(c, l, ent, SCAN_CFG_MAX_ENTRIES, &kill)))
 			return;
-		preloop = true;
+		out->locs_at = c->insns[x].addr;
+		for (k = 0; k < nent; k++) {
+			x = settle(c, ent[k], out, refuse);
+			for (i = ent[k]; i < x; i++)
+				kill |= insn_writes(c, i);
+			out->addr[k] = c->insns[x].addr;
+		}
+		out->locs_kill = kill;
+		out->n = nent;
+		out->how = BTFI_PROBE_HOW_POSTLOOP;
+		return;
 	}
 	for (k = 0; k < nent; k++)
 		pre[k] = ent[k], ent[k] = settle(c, ent[k], out, refuse);

@@ -27,6 +27,12 @@ struct scan_cfg_choice {
 	uint8_t how;		/* enum btfi_probe_how */
 	bool nop_skipped;	/* padding before the first real instruction skipped */
 	bool refused_moved;	/* moved off an instruction uprobes refuse */
+	/* The addresses are a loop's exits (BTFI_PROBE_HOW_POSTLOOP): the
+	 * parameters are where they are at locs_at, the loop's way in, if
+	 * nothing in locs_kill (btfi_insn_writes() bits: what the loop and
+	 * the exits' code before the probes may change) touches them. */
+	uint64_t locs_at;
+	uint32_t locs_kill;
 };
 
 int scan_cfg_new(struct scan_cfg **out);
