@@ -56,6 +56,7 @@ struct cfg_block {
 	uint32_t idom, rpo, loop;	/* loop: innermost natural loop, NONE */
 	uint32_t pre, post;		/* dominator tree numbering */
 	uint32_t seen, dstamp;		/* per query */
+	uint32_t lseen;			/* leads_in(), called inside walks using seen */
 	uint16_t depth;			/* loops around the call (valid at dstamp) */
 	bool root;			/* entered from the virtual root */
 	bool dead;			/* padding nothing reaches */
@@ -1490,18 +1491,49 @@ static bool reg_only(struct scan_cfg *c, uint32_t i)
 		btfi_insn_const(c->dec, &dst, &v, &pcrel));
 }
 
+/* Does some way from block b, forward, meet the instance's code (within
+ * 64 blocks)? */
+static bool leads_in(struct scan_cfg *c, uint32_t b, uint32_t stamp)
+{
+	uint32_t sp = c->nblocks, n = 0, mark = ++c->stamp;	/* c->work's top half */
+
+	c->blocks[b].lseen = mark;
+	c->work[sp++] = b;
+	while (sp > c->nblocks && n++ < 64) {
+		const struct cfg_block *bl = &c->blocks[c->work[--sp]];
+
+		for (uint32_t i = bl->first; i < bl->first + bl->n; i++)
+			if (c->imark[i] == stamp)
+				return true;
+		for (uint32_t k = 0; k < bl->nsucc; k++) {
+			uint32_t s = c->succs[bl->succ + k];
+
+			if (s & BACK || c->blocks[s].lseen == mark)
+				continue;
+			c->blocks[s].lseen = mark;
+			c->work[sp++] = s;
+		}
+	}
+	return false;
+}
+
 /*
- * Is instruction i a load whose register the caller reads on a way out
- * of its block before writing it, not the call's code: a load the caller
- * shares with the call, hoisted above its branch (GCC's
+ * Is instruction i a load the caller shares with the call, hoisted above
+ * the caller's branch: one way out of its block goes on to the call's
+ * code, another reads the loaded register (before writing it, and before
+ * any code of the call) and never meets the call? GCC's
  * sqlite3PcacheClearWritable in pager_end_transaction: `p =
- * pCache->pDirty`, 0x1c745, above `if( MEMDB || pagerFlushOnCommit() )`,
- * is also sqlite3PcacheCleanAll's on the other way, 424 runs for 12
- * calls)? The ways are followed through blocks with one successor.
+ * pCache->pDirty` (0x1c745) above `if( MEMDB || pagerFlushOnCommit() )`
+ * is also sqlite3PcacheCleanAll's loop's on the other way (424 runs for
+ * 12 calls). A load that is the whole body, its register the call's
+ * result on every way on, is the call (clang's sqlite3FindCollSeq: `p =
+ * db->pDfltColl`). The reads are looked for through blocks with one
+ * successor.
  */
 static bool shared_load(struct scan_cfg *c, uint32_t i, uint32_t stamp)
 {
 	const struct cfg_block *bl = &c->blocks[c->insns[i].blk];
+	bool reads = false, calls = false;
 	uint32_t base, bytes;
 	int64_t disp;
 	bool sgn;
@@ -1512,26 +1544,32 @@ static bool shared_load(struct scan_cfg *c, uint32_t i, uint32_t stamp)
 		return false;
 	for (uint32_t k = 0; k < bl->nsucc; k++) {
 		uint32_t s = c->succs[bl->succ + k], n = 0, j;
+		bool rd = false;
 
 		if (s & BACK)
 			continue;
-		for (j = c->blocks[s].first; n < 16; n++) {
+		for (j = c->blocks[s].first; n < 16 && !rd; n++) {
 			const struct cfg_block *b = &c->blocks[c->insns[j].blk];
 
 			if (c->imark[j] == stamp || !decode_at(c, c->insns[j].addr))
 				break;
 			if (btfi_insn_reads(c->dec) >> dst & 1)
-				return true;
-			if (insn_writes(c, j) >> dst & 1)
+				rd = true;
+			else if (insn_writes(c, j) >> dst & 1)
 				break;
-			if (++j < b->first + b->n)
+			else if (++j < b->first + b->n)
 				continue;
-			if (b->nsucc != 1 || c->succs[b->succ] & BACK)
+			else if (b->nsucc != 1 || c->succs[b->succ] & BACK)
 				break;
-			j = c->blocks[c->succs[b->succ]].first;
+			else
+				j = c->blocks[c->succs[b->succ]].first;
 		}
+		if (leads_in(c, s, stamp))
+			calls = true;
+		else
+			reads |= rd;
 	}
-	return false;
+	return reads && calls;
 }
 
 /* Is x code of the instance hoisted above a decision of the caller's: its
