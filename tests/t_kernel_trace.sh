@@ -24,6 +24,11 @@
 #     fdput in __x64_sys_preadv (0x61: the ESPIPE path, 0xb8: after
 #     vfs_readv); N preadv calls on a file and M on a pipe give N + M events
 #     there, one per call (the copy after vfs_readv had no probe before);
+#  9. a body that is its own loop, entered by a branch of the caller's:
+#     io_ring_add_registered_fd in io_ringfd_register searches the task's
+#     ring-fd slots; K registrations in one io_uring_register call walk
+#     1 + 2 + ... + K slots, and must give K events (probed at the loop's
+#     exits), fd = each ring's fd, end = 16;
 #  6. a site kprobes cannot take (get_stack_guard_info is inlined once into
 #     exc_double_fault, which the kernel's kprobe blacklist holds, and once
 #     elsewhere): all-or-none refuses the function naming the site,
@@ -79,6 +84,9 @@ mq=$((100000 + RANDOM))
 # 8. a body copied onto two paths: preadv on a file and on a pipe
 gcc -O2 -static -Wall -Wextra -o "$KOUT/preadv" "$KTOP/tests/kernel/preadv.c" || fail "building tests/kernel/preadv.c"
 pn=$((2 + RANDOM % 5)); pm=$((1 + RANDOM % 4))
+# 9. a loop-only body: io_uring ring fds registered in one call
+gcc -O2 -static -Wall -Wextra -o "$KOUT/ringfd" "$KTOP/tests/kernel/ringfd.c" || fail "building tests/kernel/ringfd.c"
+rk=$((3 + RANDOM % 4))
 cat >"$KOUT/vm.sh" <<EOS
 . ./workload.sh
 T=/sys/kernel/tracing
@@ -147,6 +155,13 @@ sleep 0.3
 kill -TERM \$pid; wait \$pid; echo "RC run11 \$?"
 leftover run11
 
+# run 12: io_ring_add_registered_fd's slot loop, probed at its exits
+start run12 --best-effort --no-entry io_ring_add_registered_fd
+./ringfd $rk
+sleep 0.3
+kill -TERM \$pid; wait \$pid; echo "RC run12 \$?"
+leftover run12
+
 # run 8: a blacklisted site (noinstr text): refused, then best effort
 \$B -d 0.3 get_stack_guard_info >run8.out 2>run8.err; echo "RC run8 \$?"
 \$B -d 0.3 --best-effort get_stack_guard_info >run9.out 2>run9.err; echo "RC run9 \$?"
@@ -164,13 +179,13 @@ leftover kattach
 grep -v '^#' \$T/trace | sed -E 's/^.* [0-9]+\.[0-9]+: ([A-Za-z0-9_]+): /EV \1: /'
 echo >\$T/kprobe_events
 echo "KLIST-BEGIN"; cat \$L; echo "KLIST-END"
-for n in run1 run2 run3 run4 run5 run6 run7 run8 run9 run10 run11; do
+for n in run1 run2 run3 run4 run5 run6 run7 run8 run9 run10 run11 run12; do
 	sed "s/^/\$n: /" \$n.out; sed "s/^/\$n-err: /" \$n.err
 done
 EOS
 files=("$BTFINLINE:btfinline" "$blob:k.blob" "$KOUT/wrong.blob:wrong.blob" "$KOUT/bad.btf:bad.btf"
        "$btf:vmlinux.btf" "$KOUT/kprobes:kprobes" "$KTOP/tests/kernel/workload.sh:workload.sh" "$odirect:odirect" "$KOUT/kattach:kattach"
-       "$KOUT/ia32:ia32" "$KOUT/msgctl:msgctl" "$KOUT/preadv:preadv")
+       "$KOUT/ia32:ia32" "$KOUT/msgctl:msgctl" "$KOUT/preadv:preadv" "$KOUT/ringfd:ringfd")
 [ -n "$bpftool" ] && files+=("$bpftool:bpftool")
 vm_run "${files[@]}"
 o=$KOUT/out
@@ -263,6 +278,19 @@ n2=$(grep -E "^run11: [0-9.]+ $ppid fdput __x64_sys_preadv\+" "$o" | awk '{ prin
 [ "$n2" = 2 ] || fail "run11: fdput events at $n2 sites of __x64_sys_preadv, expected 2 (the two copies)"
 echo "ok: fdput in __x64_sys_preadv: $((pn + pm)) events for $pn + $pm calls, at both copies"
 
+# --- 9. a body that is its own loop: one event per call at the loop's exits
+expect_line "$o" "^ringfd pid [0-9]+ fds [0-9,]+ slots [0-9,]+\$"
+expect_line "$o" "^RC run12 0\$"
+rpid=$(sed -nE 's/^ringfd pid ([0-9]+) .*/\1/p' "$o")
+rfds=$(sed -nE 's/^ringfd pid [0-9]+ fds ([0-9,]+) .*/\1/p' "$o")
+[ "$(echo "$rfds" | tr , '\n' | grep -c .)" = "$rk" ] || fail "ringfd: fds '$rfds', expected $rk"
+ev=$(grep -E "^run12: [0-9.-]+ $rpid io_ring_add_registered_fd io_ringfd_register\+0x[0-9a-f]+ " "$o" || true)
+n=$(echo "$ev" | grep -c . || true)
+[ "$n" = "$rk" ] || fail "run12: $n io_ring_add_registered_fd events for $rk calls (the slot loop walks $((rk * (rk + 1) / 2)) slots)"
+got=$(echo "$ev" | sed -nE 's/.* fd=([0-9]+) .*end=16$/\1/p' | paste -sd, -)
+[ "$got" = "$rfds" ] || fail "run12: fd values '$got' (with end=16), the program registered '$rfds'; events: $ev"
+echo "ok: io_ring_add_registered_fd: $rk events for $rk calls (loop exits), fd = $rfds, end = 16"
+
 # --- 6. a site kprobes cannot take: all-or-none refuses, best effort goes on
 expect_line "$o" "^RC run8 1\$"
 expect_line "$o" "^run8-err: btfinline: kernel: get_stack_guard_info: 1 site cannot be probed, calls there would be missed, refusing \(--best-effort to attach the others\): .*kprobe blacklist"
@@ -272,7 +300,7 @@ expect_line "$o" "^run9-err: btfinline: kernel: get_stack_guard_info: 1 site ski
 echo "ok: get_stack_guard_info: blacklisted site refused by default, the other attached with --best-effort"
 
 # --- 4. nothing left behind
-for r in run1 run2 run3 run6 run7 run9 run10 run11 kattach; do
+for r in run1 run2 run3 run6 run7 run9 run10 run11 run12 kattach; do
 	expect_line "$o" "^LEFT $r kprobes=0 progs=0 links=0\$"
 done
 n=$(grep -E '^KPROBES-DURING-RUN1 ' "$o" | awk '{ print $2 }')
