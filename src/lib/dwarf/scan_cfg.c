@@ -1125,6 +1125,24 @@ static uint32_t push_fwd(struct scan_cfg *c, const struct cfg_block *bl, uint32_
 	return sp;
 }
 
+/* Queue bl's forward successors not yet marked `mark` on c->work[sp...),
+ * marking them (in lseen if `nested`: a walk inside another's, which
+ * keeps seen); returns the new end. */
+static uint32_t push_succs(struct scan_cfg *c, const struct cfg_block *bl, uint32_t mark,
+			   bool nested, uint32_t sp)
+{
+	for (uint32_t k = 0; k < bl->nsucc; k++) {
+		uint32_t s = c->succs[bl->succ + k];
+		uint32_t *m = nested ? &c->blocks[s & ~BACK].lseen : &c->blocks[s & ~BACK].seen;
+
+		if (s & BACK || *m == mark)
+			continue;
+		*m = mark;
+		c->work[sp++] = s;
+	}
+	return sp;
+}
+
 /* Outermost loop inside the instance that holds block b, NONE if none. */
 static uint32_t inner_loop(struct scan_cfg *c, uint32_t b, uint32_t stamp)
 {
@@ -1505,14 +1523,7 @@ static bool leads_in(struct scan_cfg *c, uint32_t b, uint32_t stamp)
 		for (uint32_t i = bl->first; i < bl->first + bl->n; i++)
 			if (c->imark[i] == stamp)
 				return true;
-		for (uint32_t k = 0; k < bl->nsucc; k++) {
-			uint32_t s = c->succs[bl->succ + k];
-
-			if (s & BACK || c->blocks[s].lseen == mark)
-				continue;
-			c->blocks[s].lseen = mark;
-			c->work[sp++] = s;
-		}
+		sp = push_succs(c, bl, mark, true, sp);
 	}
 	return false;
 }
@@ -2265,16 +2276,8 @@ static uint32_t first_ones(struct scan_cfg *c, uint32_t stamp, uint16_t D, uint3
 				ent[nent++] = i;
 				hit = true;
 			}
-		if (hit)
-			continue;
-		for (k = 0; k < bl->nsucc; k++) {
-			uint32_t s = c->succs[bl->succ + k];
-
-			if (s & BACK || c->blocks[s].seen == mark)
-				continue;
-			c->blocks[s].seen = mark;
-			c->work[sp++] = s;
-		}
+		if (!hit)
+			sp = push_succs(c, bl, mark, false, sp);
 	}
 	return nent;
 }
