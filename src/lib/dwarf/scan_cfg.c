@@ -2248,6 +2248,203 @@ static uint32_t copies(struct scan_cfg *c, uint32_t x, uint32_t stamp, uint16_t 
 	return n;
 }
 
+/* The loop around the call that holds block b at depth D: the innermost
+ * one that is not the instance's own; NONE if none. */
+static uint32_t around_loop(struct scan_cfg *c, uint32_t b, uint32_t stamp)
+{
+	for (uint32_t l = c->blocks[b].loop; l != NONE; l = c->loops[l].parent)
+		if (!loop_internal(c, l, stamp))
+			return l;
+	return NONE;
+}
+
+/* Forward walk (no back edges) from the blocks marked `mark` already on
+ * c->work[0..sp), not into loop `skip` (NONE: anywhere). */
+static void walk_fwd(struct scan_cfg *c, uint32_t mark, uint32_t sp, uint32_t skip)
+{
+	while (sp) {
+		const struct cfg_block *bl = &c->blocks[c->work[--sp]];
+
+		for (uint32_t k = 0; k < bl->nsucc; k++) {
+			uint32_t s = c->succs[bl->succ + k];
+
+			if (s & BACK || c->blocks[s].seen == mark ||
+			    (skip != NONE && in_loop(c, s, skip)))
+				continue;
+			c->blocks[s].seen = mark;
+			c->work[sp++] = s;
+		}
+	}
+}
+
+/* Is the instance's code at x, to the end of its block, the caller's: the
+ * same bytes (a branch: the same target) as the end of another block,
+ * none of the instance's, that goes on where x's does? GCC copies a
+ * block of the caller's onto a path it threaded and may give the copy a
+ * row of the call's: do_con_write's `continue` after vc_translate_unicode
+ * returns -1 (0x...6f8d, 0x...694d), which no vc_sanitize_unicode call
+ * runs. */
+static bool callers_copy(struct scan_cfg *c, uint32_t x, uint32_t stamp)
+{
+	const struct cfg_block *bl = &c->blocks[c->insns[x].blk], *t;
+	uint32_t n = bl->first + bl->n - x;
+
+	if (bl->nsucc != 1)
+		return false;
+	t = &c->blocks[c->succs[bl->succ] & ~BACK];
+	for (uint32_t k = 0; k < t->npred; k++) {
+		const struct cfg_block *p = &c->blocks[c->preds[t->pred + k]];
+		uint32_t j;
+
+		if (p == bl || p->nsucc != 1 || p->n < n)
+			continue;
+		for (j = 0; j < n; j++) {
+			const struct cfg_insn *a = &c->insns[x + j], *b = &c->insns[p->first + p->n - n + j];
+
+			if (c->imark[p->first + p->n - n + j] == stamp || a->len != b->len ||
+			    a->flow != b->flow ||
+			    (a->flow >= BTFI_FLOW_JUMP ? a->target != b->target :
+							 memcmp(a->code, b->code, a->len)))
+				break;
+		}
+		if (j == n)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The call's copies on the ways out of the loop around it: GCC
+ * tail-duplicates the body onto a branch that then leaves the loop (an
+ * error return after the call: spin_unlock_irq in __refrigerator's
+ * `if (!freeze) break`, compat_ptr in compat_exit_robust_list when the
+ * fetch of the next entry fails). Such a copy is one loop less deep than
+ * the call, so the walks at depth D never meet it. It is the call's way
+ * in when: it is the first code of the instance on a way out of loop L
+ * (the one around the entries), no code of the instance in L and no
+ * entry reaches it within one pass (else it is the rest of a call that
+ * began in L: a store GCC sank out of the loop), and every way to it from
+ * the root goes through L (else it runs without a call of this one's).
+ * It runs at most once per exit of L, each time for the call whose
+ * iteration took that exit and met nothing else of the instance. The
+ * copies into pre[n..max); the new n.
+ */
+static uint32_t loop_exits(struct scan_cfg *c, uint32_t stamp, uint16_t D, uint32_t *pre,
+			   uint32_t n, uint32_t max)
+{
+	uint32_t L = NONE, cand[SCAN_CFG_MAX_ENTRIES], nc = 0, sp, mark, j, k, i;
+
+	if (!D)
+		return n;
+	for (k = 0; k < n; k++) {
+		uint32_t b = c->insns[pre[k]].blk, l;
+
+		if (ext_depth(c, b, stamp) != D)
+			continue;
+		l = around_loop(c, b, stamp);
+		if (l == NONE || (L != NONE && l != L))
+			return n;
+		L = l;
+	}
+	if (L == NONE || c->loops[L].multi)
+		return n;
+	/* the first code of the instance on each way out */
+	mark = ++c->stamp;
+	sp = 0;
+	for (j = 0; j < c->loops[L].n; j++) {
+		const struct cfg_block *bl = &c->blocks[c->lblocks[c->loops[L].first + j]];
+
+		for (k = 0; k < bl->nsucc; k++) {
+			uint32_t s = c->succs[bl->succ + k];
+
+			if (s & BACK || in_loop(c, s, L) || c->blocks[s].seen == mark)
+				continue;
+			c->blocks[s].seen = mark;
+			c->work[sp++] = s;
+		}
+	}
+	while (sp) {
+		uint32_t b = c->work[--sp];
+		const struct cfg_block *bl = &c->blocks[b];
+
+		for (i = bl->first; i < bl->first + bl->n && c->imark[i] != stamp; i++)
+			;
+		if (i == bl->first + bl->n) {
+			for (k = 0; k < bl->nsucc; k++) {
+				uint32_t s = c->succs[bl->succ + k];
+
+				if (s & BACK || in_loop(c, s, L) || c->blocks[s].seen == mark)
+					continue;
+				c->blocks[s].seen = mark;
+				c->work[sp++] = s;
+			}
+			continue;
+		}
+		/* in a loop that holds L, not one of its own or another */
+		if (bl->root || (bl->loop != NONE && !in_loop(c, c->loops[L].header, bl->loop)) ||
+		    ext_depth(c, b, stamp) >= D || callers_copy(c, i, stamp))
+			continue;
+		if (nc == SCAN_CFG_MAX_ENTRIES)
+			return n;
+		cand[nc++] = i;
+	}
+	if (!nc)
+		return n;
+	/* every way from the root goes through L */
+	mark = ++c->stamp;
+	sp = 0;
+	for (k = 0; k < c->nblocks; k++)
+		if (c->blocks[k].root && !c->blocks[k].dead && !in_loop(c, k, L)) {
+			c->blocks[k].seen = mark;
+			c->work[sp++] = k;
+		}
+	walk_fwd(c, mark, sp, L);
+	for (k = j = 0; k < nc; k++)
+		if (c->blocks[c->insns[cand[k]].blk].seen != mark)
+			cand[j++] = cand[k];
+	nc = j;
+	/* nothing of the call before it in one pass: the instance's code in
+	 * L, the entries, the other copies */
+	mark = ++c->stamp;
+	sp = 0;
+	for (j = 0; j < c->loops[L].n; j++) {
+		uint32_t b = c->lblocks[c->loops[L].first + j];
+		const struct cfg_block *bl = &c->blocks[b];
+
+		for (i = bl->first; i < bl->first + bl->n && c->imark[i] != stamp; i++)
+			;
+		if (i < bl->first + bl->n && bl->seen != mark) {
+			c->blocks[b].seen = mark;
+			c->work[sp++] = b;
+		}
+	}
+	for (k = 0; k < n; k++) {
+		uint32_t b = c->insns[pre[k]].blk;
+
+		if (c->blocks[b].seen != mark) {
+			c->blocks[b].seen = mark;
+			c->work[sp++] = b;
+		}
+	}
+	walk_fwd(c, mark, sp, NONE);
+	for (k = j = 0; k < nc; k++)
+		if (c->blocks[c->insns[cand[k]].blk].seen != mark)
+			cand[j++] = cand[k];
+	nc = j;
+	for (k = 0; k < nc; k++) {
+		mark = ++c->stamp;
+		c->blocks[c->insns[cand[k]].blk].seen = mark;
+		c->work[0] = c->insns[cand[k]].blk;
+		walk_fwd(c, mark, 1, NONE);
+		for (j = 0; j < nc; j++)
+			if (j != k && c->blocks[c->insns[cand[j]].blk].seen == mark)
+				return n;
+	}
+	for (k = 0; k < nc && n < max; k++)
+		pre[n++] = cand[k];
+	return n;
+}
+
 /* The first instruction of the instance at depth D (or the marker) on
  * every path from the root, in ent[] (at most SCAN_CFG_MAX_ENTRIES: else
  * returns that + 1); `past`: not code hoisted above a branch of the
@@ -2507,6 +2704,14 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 
 		nent = copies(c, pre[k], stamp, D, pre, nent, SCAN_CFG_MAX_ENTRIES);
 		out->copies += nent - n0;
+		for (; n0 < nent; n0++)
+			ent[n0] = settle(c, pre[n0], out, refuse);
+	}
+	/* its copies on the ways out of the loop around it */
+	{
+		uint32_t n0 = nent;
+
+		nent = loop_exits(c, stamp, D, pre, nent, SCAN_CFG_MAX_ENTRIES);
 		for (; n0 < nent; n0++)
 			ent[n0] = settle(c, pre[n0], out, refuse);
 	}
