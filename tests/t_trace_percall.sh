@@ -22,6 +22,9 @@
 #    DW_TAG_inlined_subroutine): one address per copy.
 #  - chain_end: the body is its own loop, entered by a branch of the
 #    caller's: probed at the loop's exit; i, the loop's variable, unknown.
+#  - drop_buf: the call folded to nothing on one path (p NULL): GCC's
+#    view-only piece there is a way in (clang leaves none: those calls
+#    are not counted for clang).
 # The default policy (per-call) must give events = calls and the known
 # values; entry-pc's counts are printed beside them (its misses are what
 # the policy fixes). Every inline event's "where", under both policies, is
@@ -33,7 +36,7 @@ tmp=$(mktemp -d); tp=
 trap '[ -n "$tp" ] && kill $tp 2>/dev/null; rm -rf "$tmp"' EXIT
 src=$TOP/tests/fixtures/percall
 N=$((4 + RANDOM % 5))
-funcs=(add3 scale name_icmp wide acct depth_sum getx pick db_free vreg chain_end)
+funcs=(add3 scale name_icmp wide acct depth_sum getx pick db_free vreg chain_end drop_buf)
 for cc in gcc clang; do
 	d=$FIXTURES/percall-$cc
 	mkdir -p "$d"
@@ -79,6 +82,7 @@ want = {
     "db_free": [{"db": 0x5000 + i} for i in range(n) if i & 4],	# p NULL: no call of free_nn, still a call of db_free
     "vreg": [{"dflt": int(i == 0)} for i in range(4)],
     "chain_end": [{"i": 1 + i % 4} for i in range(n) if i & 1],
+    "drop_buf": [dict({"tag": i}, **({"p": 0} if i <= 3 else {})) for i in range(n) if cc == "gcc" or i > 3],
 }
 depths = sorted([0] + [1] * 2 + [2] * 4 + [3] * 8)
 def events(w):

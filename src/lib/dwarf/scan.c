@@ -425,10 +425,17 @@ static int die_ranges(struct scan_priv *p, Dwarf_Die *die, struct ranges_info *r
 	ptrdiff_t off = 0;
 
 	memset(ri, 0, sizeof(*ri));
-	p->nranges = 0;
+	p->nranges = p->nvpts = 0;
 	while ((off = dwarf_ranges(die, off, &base, &start, &end)) > 0) {
-		if (end <= start)
+		if (end <= start) {
+			/* GCC's view-only piece: the call, no code, at start */
+			if (end == start && start) {
+				if (GROW(p->vpts, p->vpts_cap, p->nvpts + 1))
+					return -ENOMEM;
+				p->vpts[p->nvpts++] = start;
+			}
 			continue;
+		}
 		if (GROW(p->ranges, p->ranges_cap, p->nranges + 1))
 			return -ENOMEM;
 		p->ranges[p->nranges].lo = start;
@@ -1087,8 +1094,8 @@ static int per_call(struct scan_priv *p, struct walk_ctx *ctx, Dwarf_Die *die,
 	memset(ch, 0, sizeof(*ch));
 	r = fn_cfg(p, ctx);
 	if (r > 0)
-		scan_cfg_entries(p->cfg, p->ranges, p->nranges, ri->entry, ri->has_entry,
-				 fallback, !p->kernel, lines_cu(p), die, ch);
+		scan_cfg_entries(p->cfg, p->ranges, p->nranges, p->vpts, p->nvpts, ri->entry,
+				 ri->has_entry, fallback, !p->kernel, lines_cu(p), die, ch);
 	return r < 0 ? r : 0;
 }
 
@@ -1140,23 +1147,43 @@ static bool split_part(struct scan_priv *p, struct walk_ctx *ctx, uint32_t func,
 /* Is one of these addresses already the probe of another instance of
  * func in this function, not one this instance is nested in (the same
  * call, or recursion at its first instruction: FORMAT.md)? */
+static bool taken_at(const struct btfi_scan *s, struct scan_priv *p, const struct walk_ctx *ctx,
+		     uint32_t func, uint64_t addr)
+{
+	const struct walk_ctx *w;
+	uint32_t j;
+
+	if (!u64map_get(&p->taken, (uint64_t)func << 32 ^ addr, &j) || j >= s->nsites ||
+	    s->sites[j].func != func || s->sites[j].caller_addr != ctx->caller_addr)
+		return false;
+	for (w = ctx; w && w->site != j; w = w->up)
+		;
+	return !w;
+}
+
 static bool taken_by_other(const struct btfi_scan *s, struct scan_priv *p,
 			   const struct walk_ctx *ctx, uint32_t func, const struct scan_cfg_choice *ch)
 {
-	for (uint32_t i = 0; i < ch->n; i++) {
-		const struct walk_ctx *w;
-		uint32_t j;
-
-		if (!u64map_get(&p->taken, (uint64_t)func << 32 ^ ch->addr[i], &j) ||
-		    j >= s->nsites || s->sites[j].func != func ||
-		    s->sites[j].caller_addr != ctx->caller_addr)
-			continue;
-		for (w = ctx; w && w->site != j; w = w->up)
-			;
-		if (!w)
+	for (uint32_t i = 0; i < ch->n; i++)
+		if (taken_at(s, p, ctx, func, ch->addr[i]))
 			return true;
-	}
 	return false;
+}
+
+/* A view-only piece another call of func already probes is a place where
+ * both calls folded to nothing (SQLite's releasePage(pTrunk);
+ * releasePage(pPrevTrunk) on allocateBtreePage's end-of-file path): one
+ * probe there gives one event, the first instance's. Dropped here. */
+static void drop_taken_views(const struct btfi_scan *s, struct scan_priv *p,
+			     const struct walk_ctx *ctx, uint32_t func, struct scan_cfg_choice *ch)
+{
+	uint32_t i = ch->n - ch->views, keep = i;
+
+	for (; i < ch->n; i++)
+		if (!taken_at(s, p, ctx, func, ch->addr[i]))
+			ch->addr[keep++] = ch->addr[i];
+	ch->views -= ch->n - keep;
+	ch->n = keep;
 }
 
 struct entry_view {		/* DW_AT_entry_pc and its DW_AT_GNU_entry_view */
@@ -1788,13 +1815,15 @@ static int do_inline(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
 		err = per_call(p, ctx, die, &ri, site->addr, &ch);
 		if (err)
 			return err;
+		drop_taken_views(s, p, ctx, o->func, &ch);
 		/* Two calls of f, one probe: one event for both. GCC can put
 		 * both markers at one address; their code is apart. */
 		if (ch.n && ri.has_entry && taken_by_other(s, p, ctx, o->func, &ch)) {
 			struct scan_cfg_choice alt;
 
-			scan_cfg_entries(p->cfg, p->ranges, p->nranges, 0, false, ch.addr[0],
-					 !p->kernel, lines_cu(p), die, &alt);
+			scan_cfg_entries(p->cfg, p->ranges, p->nranges, p->vpts, p->nvpts, 0, false,
+					 ch.addr[0], !p->kernel, lines_cu(p), die, &alt);
+			drop_taken_views(s, p, ctx, o->func, &alt);
 			if (alt.n && !taken_by_other(s, p, ctx, o->func, &alt)) {
 				ch = alt;
 				s->probe.unshared++;
@@ -1807,6 +1836,7 @@ static int do_inline(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
 			site->addr = ch.addr[0];
 			s->probe.extra_addrs += ch.n - 1;
 			s->probe.copies += ch.copies;
+			s->probe.views += ch.views;
 			s->probe.nop_skipped += ch.nop_skipped;
 			s->probe.refused_moved += ch.refused_moved;
 		}
@@ -2179,6 +2209,7 @@ void btfi_scan_free(struct btfi_scan *s)
 		free(p->poffs);
 		free(p->tmp);
 		free(p->ranges);
+		free(p->vpts);
 		free(p->convs);
 		btfi_syms_free(&p->syms);
 		free(p->secs);

@@ -174,6 +174,8 @@ struct btfi_scan {
 		uint32_t how[BTFI_PROBE_HOW__MAX];
 		uint32_t extra_addrs;		/* addresses beyond the first */
 		uint32_t copies;		/* ... of them: unrolled copies of the call */
+		uint32_t views;			/* ... of them: view-only pieces ([X, X)
+						 * ranges: the call without code there) */
 		uint32_t nop_skipped;		/* padding skipped */
 		uint32_t refused_moved;		/* moved off an instruction uprobes refuse */
 		uint32_t borrowed;		/* parameter locations from the probe's path */

@@ -2479,9 +2479,67 @@ static uint32_t first_ones(struct scan_cfg *c, uint32_t stamp, uint16_t D, uint3
 	return nent;
 }
 
+/* Can code of the instance run after instruction x (itself included)
+ * within one pass, staying at depth >= D? Past 64 blocks: yes. */
+static bool code_after(struct scan_cfg *c, uint32_t x, uint32_t stamp, uint16_t D)
+{
+	const struct cfg_block *bl = &c->blocks[c->insns[x].blk];
+	uint32_t sp, n = 0, mark = ++c->stamp, i = x;
+
+	c->blocks[c->insns[x].blk].seen = mark;
+	for (sp = 0;; bl = &c->blocks[c->work[--sp]], i = bl->first) {
+		for (; i < bl->first + bl->n; i++)
+			if (c->imark[i] == stamp)
+				return true;
+		sp = push_fwd(c, bl, mark, stamp, D, sp);
+		if (!sp)
+			return false;
+		if (n++ == 64)
+			return true;
+	}
+}
+
+/*
+ * GCC's view-only pieces of the instance ([X, X) ranges, at a location
+ * view): on that way the call happens at X and leaves no code (folded:
+ * SQLite's sqlite3DbFree(db, 0) at 0xc97b3 after sqlite3NestedParse,
+ * where zStmt is NULL). X is a way in of its own if it runs at the call's
+ * depth outside the instance's loops, no way in already chosen is on its
+ * paths (before or after it) and no code of the instance follows it in
+ * the same pass; not at a join (the piece may end one of the ways in: a
+ * call folded on one arm of an `if` that has no code, the view at the
+ * next instruction the other arm also runs); not in a block only the
+ * virtual root enters (its ways
+ * in are unknown: the kernel's static_cpu_has() jumps through
+ * .altinstr_aux, and its true label, a view-only piece, would look like
+ * a way of its own after the jump's probe). Into pre[n..max); the new n.
+ */
+static uint32_t view_ways(struct scan_cfg *c, const uint64_t *vp, uint32_t nvp, uint32_t stamp,
+			  uint16_t D, uint32_t *pre, uint32_t n, uint32_t max)
+{
+	for (uint32_t k = 0; k < nvp && n < max; k++) {
+		uint32_t x = find_insn(c, vp[k]), b, i;
+
+		if (x == NONE || c->imark[x] == stamp)
+			continue;
+		b = c->insns[x].blk;
+		if (c->blocks[b].dead || c->blocks[b].root ||
+		    (c->blocks[b].first == x && c->blocks[b].npred > 1) || ext_depth(c, b, stamp) != D ||
+		    inner_loop(c, b, stamp) != NONE || code_after(c, x, stamp, D))
+			continue;
+		for (i = 0; i < n && pre[i] != x && !reaches(c, pre[i], x, stamp, D) &&
+			    !reaches(c, x, pre[i], stamp, D); i++)
+			;
+		if (i == n)
+			pre[n++] = x;
+	}
+	return n;
+}
+
 void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t nr,
-		      uint64_t marker, bool has_marker, uint64_t fallback, bool refuse,
-		      Dwarf_Die *cu, Dwarf_Die *inst, struct scan_cfg_choice *out)
+		      const uint64_t *vp, uint32_t nvp, uint64_t marker, bool has_marker,
+		      uint64_t fallback, bool refuse, Dwarf_Die *cu, Dwarf_Die *inst,
+		      struct scan_cfg_choice *out)
 {
 	uint32_t stamp, i, k, mi = NONE, fi, ent[SCAN_CFG_MAX_ENTRIES], pre[SCAN_CFG_MAX_ENTRIES], nent;
 	uint16_t D = 0;
@@ -2714,6 +2772,12 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 		nent = loop_exits(c, stamp, D, pre, nent, SCAN_CFG_MAX_ENTRIES);
 		for (; n0 < nent; n0++)
 			ent[n0] = settle(c, pre[n0], out, refuse);
+	}
+	/* the ways where the call left no code */
+	for (k = nent, nent = view_ways(c, vp, nvp, stamp, D, pre, nent, SCAN_CFG_MAX_ENTRIES);
+	     k < nent; k++) {
+		ent[k] = settle(c, pre[k], out, refuse);
+		out->views++;
 	}
 	fi = find_insn(c, fallback);
 	if (nent > 1)

@@ -24,6 +24,7 @@ struct scan_cfg_choice {
 	uint64_t addr[SCAN_CFG_MAX_ENTRIES];
 	uint32_t n;
 	uint32_t copies;	/* of them: unrolled copies of the call (copy_of()) */
+	uint32_t views;		/* of them: view-only pieces of the instance */
 	uint8_t how;		/* enum btfi_probe_how */
 	bool nop_skipped;	/* padding before the first real instruction skipped */
 	bool refused_moved;	/* moved off an instruction uprobes refuse */
@@ -44,15 +45,17 @@ void scan_cfg_free(struct scan_cfg *c);
 int scan_cfg_build(struct scan_cfg *c, struct scan_priv *p, uint64_t key,
 		   const struct scan_range *r, uint32_t nr, uint64_t entry);
 /* The addresses where calls enter the instance with code in r[0..nr)
- * (sorted, non-empty), given the compiler's entry marker (entry_pc) if
- * has_marker; off instructions uprobes refuse if `refuse`; cu (or NULL)
+ * (sorted, non-empty) and view-only pieces at vp[0..nvp) (GCC's [X, X)
+ * ranges: the call happens at X without code of its own), given the
+ * compiler's entry marker (entry_pc) if has_marker; off instructions uprobes refuse if `refuse`; cu (or NULL)
  * the unit whose line table says which instructions are line 0 and
  * where unrolled copies of the call start, inst (or NULL) the instance's
  * DIE, whose inlined subroutines tell those copies from other calls.
  * out->n == 0: no answer (use the fallback). */
 void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t nr,
-		      uint64_t marker, bool has_marker, uint64_t fallback, bool refuse,
-		      Dwarf_Die *cu, Dwarf_Die *inst, struct scan_cfg_choice *out);
+		      const uint64_t *vp, uint32_t nvp, uint64_t marker, bool has_marker,
+		      uint64_t fallback, bool refuse, Dwarf_Die *cu, Dwarf_Die *inst,
+		      struct scan_cfg_choice *out);
 /* Instructions near addr on its paths, nearest first, into st[0..max).
  * Forward: addr itself (st[0]), then what may run next, both ways at a
  * branch (not around a loop); back: what ran before it on its one path

@@ -81,6 +81,7 @@ struct scan_priv {
 
 	struct scan_tmp_param *tmp;	uint32_t tmp_cap;
 	struct scan_range *ranges;	uint32_t nranges, ranges_cap;
+	uint64_t *vpts;			uint32_t nvpts, vpts_cap;	/* its [X, X) ranges */
 	struct btfi_dwexpr_conv *convs;	uint32_t convs_cap;	/* param_loc's */
 	struct btfi_syms syms;		/* function symbols: has_symbol() */
 	struct scan_sec *secs;		uint32_t nsecs, secs_cap, last_sec;
