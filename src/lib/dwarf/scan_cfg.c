@@ -2313,6 +2313,28 @@ static bool callers_copy(struct scan_cfg *c, uint32_t x, uint32_t stamp)
 	return false;
 }
 
+/* Does the instance's code from x on, to the first jump (at most 16
+ * instructions, the caller's between them aside), do something of a
+ * body's: an instruction of work that is not reg_only() (a load, a
+ * store, a call, a test) or a tail call? A lone `xor %r9d,%r9d` before
+ * a jump out of tcp_write_xmit's loop carries a line of
+ * tcp_set_skb_tso_segs but is the caller's flag. */
+static bool body_work(struct scan_cfg *c, uint32_t x, uint32_t stamp)
+{
+	for (uint32_t j = x; j < c->ninsns && j < x + 16; j++) {
+		const struct cfg_insn *in = &c->insns[j];
+		bool mine = c->imark[j] == stamp;
+
+		if (in->flow == BTFI_FLOW_JUMP)
+			return mine && find_insn(c, in->target) == NONE;
+		if (mine && work_insn(in) && !reg_only(c, j))
+			return true;
+		if (in->flow > BTFI_FLOW_JUMP)
+			return false;
+	}
+	return false;
+}
+
 /*
  * The call's copies on the ways out of the loop around it: GCC
  * tail-duplicates the body onto a branch that then leaves the loop (an
@@ -2382,7 +2404,7 @@ static uint32_t loop_exits(struct scan_cfg *c, uint32_t stamp, uint16_t D, uint3
 		}
 		/* in a loop that holds L, not one of its own or another */
 		if (bl->root || (bl->loop != NONE && !in_loop(c, c->loops[L].header, bl->loop)) ||
-		    ext_depth(c, b, stamp) >= D || callers_copy(c, i, stamp))
+		    ext_depth(c, b, stamp) >= D || !body_work(c, i, stamp) || callers_copy(c, i, stamp))
 			continue;
 		if (nc == SCAN_CFG_MAX_ENTRIES)
 			return n;
