@@ -2313,25 +2313,41 @@ static bool callers_copy(struct scan_cfg *c, uint32_t x, uint32_t stamp)
 	return false;
 }
 
-/* Does the instance's code from x on, to the first jump (at most 16
- * instructions, the caller's between them aside), do something of a
- * body's: an instruction of work that is not reg_only() (a load, a
- * store, a call, a test) or a tail call? A lone `xor %r9d,%r9d` before
- * a jump out of tcp_write_xmit's loop carries a line of
- * tcp_set_skb_tso_segs but is the caller's flag. */
-static bool body_work(struct scan_cfg *c, uint32_t x, uint32_t stamp)
+/* Does the instance's code from x on, to the first unconditional jump (at
+ * most 16 instructions, the caller's between them aside), do something
+ * of a body's: touch memory other than the stack or call
+ * (btfi_insn_mem()), or call as a tail jump? Or does x's range begin as
+ * one of the entries' (same_start()), not with a register set from
+ * registers? Register moves and stack reloads the compiler gave a line
+ * of the call are the caller's: tcp_write_xmit's `xor %r9d,%r9d` (a
+ * flag) before a jump out of its loop carries a line of
+ * tcp_set_skb_tso_segs, unpack_rlimits' loop exit restores registers
+ * under aa_unpack_u64's. compat_ptr is register work only; its copy in
+ * compat_exit_robust_list's error exit begins as the loop's does. */
+static bool body_work(struct scan_cfg *c, uint32_t x, uint32_t stamp, const uint32_t *pre,
+		      uint32_t n)
 {
-	for (uint32_t j = x; j < c->ninsns && j < x + 16; j++) {
+	uint32_t j, w;
+
+	for (j = x; j < c->ninsns && j < x + 16; j++) {
 		const struct cfg_insn *in = &c->insns[j];
 		bool mine = c->imark[j] == stamp;
 
 		if (in->flow == BTFI_FLOW_JUMP)
-			return mine && find_insn(c, in->target) == NONE;
-		if (mine && work_insn(in) && !reg_only(c, j))
+			if (mine && find_insn(c, in->target) == NONE)
+				return true;
+		if (mine && !in->nop && decode_at(c, in->addr) && btfi_insn_mem(c->dec))
 			return true;
-		if (in->flow > BTFI_FLOW_JUMP)
-			return false;
+		if (in->flow == BTFI_FLOW_JUMP || in->flow > BTFI_FLOW_CJUMP)
+			break;
 	}
+	for (w = x; w < x + to_range_end(c, x, false, 64) && !work_insn(&c->insns[w]); w++)
+		;
+	if (w == x + to_range_end(c, x, false, 64) || reg_only(c, w))
+		return false;
+	for (j = 0; j < n; j++)
+		if (same_start(c, x, pre[j]))
+			return true;
 	return false;
 }
 
@@ -2404,7 +2420,7 @@ static uint32_t loop_exits(struct scan_cfg *c, uint32_t stamp, uint16_t D, uint3
 		}
 		/* in a loop that holds L, not one of its own or another */
 		if (bl->root || (bl->loop != NONE && !in_loop(c, c->loops[L].header, bl->loop)) ||
-		    ext_depth(c, b, stamp) >= D || !body_work(c, i, stamp) || callers_copy(c, i, stamp))
+		    ext_depth(c, b, stamp) >= D || !body_work(c, i, stamp, pre, n) || callers_copy(c, i, stamp))
 			continue;
 		if (nc == SCAN_CFG_MAX_ENTRIES)
 			return n;
