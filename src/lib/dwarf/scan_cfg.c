@@ -2547,10 +2547,10 @@ static bool code_after(struct scan_cfg *c, uint32_t x, uint32_t stamp, uint16_t 
  * the same pass; not at a join (the piece may end one of the ways in: a
  * call folded on one arm of an `if` that has no code, the view at the
  * next instruction the other arm also runs); not in a block only the
- * virtual root enters (its ways
- * in are unknown: the kernel's static_cpu_has() jumps through
- * .altinstr_aux, and its true label, a view-only piece, would look like
- * a way of its own after the jump's probe). Into pre[n..max); the new n.
+ * virtual root enters (its ways in are unknown: the kernel's
+ * static_cpu_has() jumps through .altinstr_aux, and its true label, a
+ * view-only piece, would look like a way of its own after the jump's
+ * probe). Into pre[n..max); the new n.
  */
 static uint32_t view_ways(struct scan_cfg *c, const uint64_t *vp, uint32_t nvp, uint32_t stamp,
 			  uint16_t D, uint32_t *pre, uint32_t n, uint32_t max)
