@@ -29,6 +29,11 @@
 #     ring-fd slots; K registrations in one io_uring_register call walk
 #     1 + 2 + ... + K slots, and must give K events (probed at the loop's
 #     exits), fd = each ring's fd, end = 16;
+# 10. a call copied onto a way out of the loop around it: futex_wake_op's
+#     double_unlock_hb after a failed operation (line 262) is tail-
+#     duplicated onto each way out of the retry loop; N FUTEX_WAKE_OP
+#     calls that do the operation and M with an unknown one (ENOSYS) give
+#     N events at line 315 and M at line 262;
 #  6. a site kprobes cannot take (get_stack_guard_info is inlined once into
 #     exc_double_fault, which the kernel's kprobe blacklist holds, and once
 #     elsewhere): all-or-none refuses the function naming the site,
@@ -87,6 +92,9 @@ pn=$((2 + RANDOM % 5)); pm=$((1 + RANDOM % 4))
 # 9. a loop-only body: io_uring ring fds registered in one call
 gcc -O2 -static -Wall -Wextra -o "$KOUT/ringfd" "$KTOP/tests/kernel/ringfd.c" || fail "building tests/kernel/ringfd.c"
 rk=$((3 + RANDOM % 4))
+# 10. a copy on a way out of a loop: futex(FUTEX_WAKE_OP), valid and unknown ops
+gcc -O2 -static -Wall -Wextra -o "$KOUT/futexop" "$KTOP/tests/kernel/futexop.c" || fail "building tests/kernel/futexop.c"
+fn=$((2 + RANDOM % 4)); fm=$((1 + RANDOM % 4))
 cat >"$KOUT/vm.sh" <<EOS
 . ./workload.sh
 T=/sys/kernel/tracing
@@ -162,6 +170,13 @@ sleep 0.3
 kill -TERM \$pid; wait \$pid; echo "RC run12 \$?"
 leftover run12
 
+# run 13: double_unlock_hb's copies in futex_wake_op
+start run13 --best-effort --no-entry double_unlock_hb
+./futexop $fn $fm
+sleep 0.3
+kill -TERM \$pid; wait \$pid; echo "RC run13 \$?"
+leftover run13
+
 # run 8: a blacklisted site (noinstr text): refused, then best effort
 \$B -d 0.3 get_stack_guard_info >run8.out 2>run8.err; echo "RC run8 \$?"
 \$B -d 0.3 --best-effort get_stack_guard_info >run9.out 2>run9.err; echo "RC run9 \$?"
@@ -179,13 +194,14 @@ leftover kattach
 grep -v '^#' \$T/trace | sed -E 's/^.* [0-9]+\.[0-9]+: ([A-Za-z0-9_]+): /EV \1: /'
 echo >\$T/kprobe_events
 echo "KLIST-BEGIN"; cat \$L; echo "KLIST-END"
-for n in run1 run2 run3 run4 run5 run6 run7 run8 run9 run10 run11 run12; do
+for n in run1 run2 run3 run4 run5 run6 run7 run8 run9 run10 run11 run12 run13; do
 	sed "s/^/\$n: /" \$n.out; sed "s/^/\$n-err: /" \$n.err
 done
 EOS
 files=("$BTFINLINE:btfinline" "$blob:k.blob" "$KOUT/wrong.blob:wrong.blob" "$KOUT/bad.btf:bad.btf"
        "$btf:vmlinux.btf" "$KOUT/kprobes:kprobes" "$KTOP/tests/kernel/workload.sh:workload.sh" "$odirect:odirect" "$KOUT/kattach:kattach"
-       "$KOUT/ia32:ia32" "$KOUT/msgctl:msgctl" "$KOUT/preadv:preadv" "$KOUT/ringfd:ringfd")
+       "$KOUT/ia32:ia32" "$KOUT/msgctl:msgctl" "$KOUT/preadv:preadv" "$KOUT/ringfd:ringfd"
+       "$KOUT/futexop:futexop")
 [ -n "$bpftool" ] && files+=("$bpftool:bpftool")
 vm_run "${files[@]}"
 o=$KOUT/out
@@ -215,7 +231,7 @@ grep -E "^EV $ref_bas: " "$o" | sed -nE 's/.* req=(0x[0-9a-f]+) __data_len=(0x[0
 	while read -r req l; do echo "$req $((l))"; done >"$KOUT/ref.pairs"
 cmp -s "$KOUT/run1.pairs" "$KOUT/ref.pairs" ||
 	fail "run1 (req, __data_len) differ from perf probe's: $(diff "$KOUT/ref.pairs" "$KOUT/run1.pairs" | head -5 | tr '\n' ' ')"
-echo "ok: $((rcnt + wcnt)) requests, (req, __data_len) sequence = perf probe reference, nested instance folded"
+echo "ok: $((rcnt + wcnt)) requests, (req, __data_len) sequence = perf probe reference, the nested split part no site"
 
 sites=$(grep -c '^p:btfi/blk_account_io_start_' "$KOUT/kprobes")
 grep "^run2: {.*\"func\": \"blk_account_io_start\"" "$o" >"$KOUT/run2.bas" || true
@@ -291,6 +307,15 @@ got=$(echo "$ev" | sed -nE 's/.* fd=([0-9]+) .*end=16$/\1/p' | paste -sd, -)
 [ "$got" = "$rfds" ] || fail "run12: fd values '$got' (with end=16), the program registered '$rfds'; events: $ev"
 echo "ok: io_ring_add_registered_fd: $rk events for $rk calls (loop exits), fd = $rfds, end = 16"
 
+# --- 10. a copy on a way out of the loop around the call
+expect_line "$o" "^futexop pid [0-9]+ ok $fn enosys $fm\$"
+expect_line "$o" "^RC run13 0\$"
+fpid=$(sed -nE 's/^futexop pid ([0-9]+) .*/\1/p' "$o")
+ev=$(grep -E "^run13: [0-9.-]+ $fpid double_unlock_hb futex_wake_op\+0x[0-9a-f]+ " "$o" || true)
+n=$(echo "$ev" | grep -c . || true)
+[ "$n" = $((fn + fm)) ] || fail "run13: $n double_unlock_hb events in futex_wake_op for $((fn + fm)) calls ($fn ops done, $fm ENOSYS); events: $ev"
+echo "ok: double_unlock_hb in futex_wake_op: $n events for $fn + $fm calls (the ENOSYS way's copy probed)"
+
 # --- 6. a site kprobes cannot take: all-or-none refuses, best effort goes on
 expect_line "$o" "^RC run8 1\$"
 expect_line "$o" "^run8-err: btfinline: kernel: get_stack_guard_info: 1 site cannot be probed, calls there would be missed, refusing \(--best-effort to attach the others\): .*kprobe blacklist"
@@ -300,7 +325,7 @@ expect_line "$o" "^run9-err: btfinline: kernel: get_stack_guard_info: 1 site ski
 echo "ok: get_stack_guard_info: blacklisted site refused by default, the other attached with --best-effort"
 
 # --- 4. nothing left behind
-for r in run1 run2 run3 run6 run7 run9 run10 run11 run12 kattach; do
+for r in run1 run2 run3 run6 run7 run9 run10 run11 run12 run13 kattach; do
 	expect_line "$o" "^LEFT $r kprobes=0 progs=0 links=0\$"
 done
 n=$(grep -E '^KPROBES-DURING-RUN1 ' "$o" | awk '{ print $2 }')

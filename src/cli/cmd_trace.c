@@ -51,7 +51,7 @@ struct trace_args {
 	const char *mods[64];		/* -k -m: modules in one step */
 	int nmods;
 	enum btfinline_policy policy;
-	bool kernel, all_inst, no_entry, no_multi;
+	bool kernel, all_inst, fold_nested, no_entry, no_multi;
 	bool json, str, count, bare;
 	int pid;			/* -p, else -1 */
 	double duration;		/* -d, 0: until the end */
@@ -299,6 +299,7 @@ static int parse_args(int argc, char **argv, struct trace_args *a, int *rc)
 		{ "module", required_argument, 0, 'm' },
 		{ "base", required_argument, 0, 'K' },
 		{ "all-instances", no_argument, 0, 'A' },
+		{ "fold-nested", no_argument, 0, 'F' },
 		{ "duration", required_argument, 0, 'd' },
 		{ "output", required_argument, 0, 'o' },
 		{ "help", no_argument, 0, 'h' },
@@ -349,6 +350,7 @@ static int parse_args(int argc, char **argv, struct trace_args *a, int *rc)
 			break;
 		case 'K': a->kbase = optarg; break;
 		case 'A': a->all_inst = true; break;
+		case 'F': a->fold_nested = true; break;
 		case 'd':
 			a->duration = atof(optarg);
 			if (a->duration <= 0) {
@@ -545,7 +547,10 @@ static int resolve(struct trace_ctx *tc)
 		err = trace_kernel_open(&ko, &tc->tk);
 		if (err)
 			return err;
-		if (!a->all_inst && !(tc->fold = fold_new()))
+		/* Only for blobs that made GCC's split parts sites (encoders
+		 * before they were left out): the rule also folds a genuine
+		 * second call F(x) after F(x) in the same caller. */
+		if (a->fold_nested && !a->all_inst && !(tc->fold = fold_new()))
 			return -ENOMEM;
 	} else {
 		BTFI_OPTS(btfi_source_opts, so, .inline_btf = a->inline_btf, .build = true,
@@ -807,7 +812,10 @@ const struct cli_cmd cli_trace = {
 "  --inline-btf MOD=FILE  -k: a loaded module's inline info (repeat for several\n"
 "                       modules; a module's `encode -o` ELF names itself: FILE)\n"
 "  --base BTF           -k: the base vmlinux's BLOB was encoded against; must equal the running kernel's\n"
-"  --all-instances      -k: print nested instances of the same call too\n"
+"  --all-instances      -k: print every hit (the default; undoes --fold-nested)\n"
+"  --fold-nested        -k: fold a hit into the thread's previous one of the same\n"
+"                       function, caller and arguments at a lower offset (blobs\n"
+"                       that made GCC's split parts sites; may fold real calls)\n"
 "  --str                print char pointers as strings\n"
 "  -c, --count          per-site hit counts at exit instead of one line per hit\n"
 "  -j, --json           JSON lines\n"
