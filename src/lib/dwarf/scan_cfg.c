@@ -2258,22 +2258,30 @@ static uint32_t around_loop(struct scan_cfg *c, uint32_t b, uint32_t stamp)
 	return NONE;
 }
 
+/* Queue bl's forward successors not yet marked `mark` and not in loop
+ * `skip` (NONE: anywhere) on c->work[sp...), marking them; the new end. */
+static uint32_t push_outside(struct scan_cfg *c, const struct cfg_block *bl, uint32_t mark,
+			     uint32_t skip, uint32_t sp)
+{
+	for (uint32_t k = 0; k < bl->nsucc; k++) {
+		uint32_t s = c->succs[bl->succ + k];
+
+		if (s & BACK || c->blocks[s].seen == mark || (skip != NONE && in_loop(c, s, skip)))
+			continue;
+		c->blocks[s].seen = mark;
+		c->work[sp++] = s;
+	}
+	return sp;
+}
+
 /* Forward walk (no back edges) from the blocks marked `mark` already on
  * c->work[0..sp), not into loop `skip` (NONE: anywhere). */
 static void walk_fwd(struct scan_cfg *c, uint32_t mark, uint32_t sp, uint32_t skip)
 {
 	while (sp) {
-		const struct cfg_block *bl = &c->blocks[c->work[--sp]];
+		uint32_t b = c->work[--sp];
 
-		for (uint32_t k = 0; k < bl->nsucc; k++) {
-			uint32_t s = c->succs[bl->succ + k];
-
-			if (s & BACK || c->blocks[s].seen == mark ||
-			    (skip != NONE && in_loop(c, s, skip)))
-				continue;
-			c->blocks[s].seen = mark;
-			c->work[sp++] = s;
-		}
+		sp = push_outside(c, &c->blocks[b], mark, skip, sp);
 	}
 }
 
@@ -2351,6 +2359,18 @@ static bool body_work(struct scan_cfg *c, uint32_t x, uint32_t stamp, const uint
 	return false;
 }
 
+/* Keep of cand[0..nc) those whose block walk `mark` did not reach; how
+ * many are left. */
+static uint32_t unreached(const struct scan_cfg *c, uint32_t *cand, uint32_t nc, uint32_t mark)
+{
+	uint32_t j = 0;
+
+	for (uint32_t k = 0; k < nc; k++)
+		if (c->blocks[c->insns[cand[k]].blk].seen != mark)
+			cand[j++] = cand[k];
+	return j;
+}
+
 /*
  * The call's copies on the ways out of the loop around it: GCC
  * tail-duplicates the body onto a branch that then leaves the loop (an
@@ -2392,14 +2412,7 @@ static uint32_t loop_exits(struct scan_cfg *c, uint32_t stamp, uint16_t D, uint3
 	for (j = 0; j < c->loops[L].n; j++) {
 		const struct cfg_block *bl = &c->blocks[c->lblocks[c->loops[L].first + j]];
 
-		for (k = 0; k < bl->nsucc; k++) {
-			uint32_t s = c->succs[bl->succ + k];
-
-			if (s & BACK || in_loop(c, s, L) || c->blocks[s].seen == mark)
-				continue;
-			c->blocks[s].seen = mark;
-			c->work[sp++] = s;
-		}
+		sp = push_outside(c, bl, mark, L, sp);
 	}
 	while (sp) {
 		uint32_t b = c->work[--sp];
@@ -2408,14 +2421,7 @@ static uint32_t loop_exits(struct scan_cfg *c, uint32_t stamp, uint16_t D, uint3
 		for (i = bl->first; i < bl->first + bl->n && c->imark[i] != stamp; i++)
 			;
 		if (i == bl->first + bl->n) {
-			for (k = 0; k < bl->nsucc; k++) {
-				uint32_t s = c->succs[bl->succ + k];
-
-				if (s & BACK || in_loop(c, s, L) || c->blocks[s].seen == mark)
-					continue;
-				c->blocks[s].seen = mark;
-				c->work[sp++] = s;
-			}
+			sp = push_outside(c, bl, mark, L, sp);
 			continue;
 		}
 		/* in a loop that holds L, not one of its own or another */
@@ -2437,10 +2443,7 @@ static uint32_t loop_exits(struct scan_cfg *c, uint32_t stamp, uint16_t D, uint3
 			c->work[sp++] = k;
 		}
 	walk_fwd(c, mark, sp, L);
-	for (k = j = 0; k < nc; k++)
-		if (c->blocks[c->insns[cand[k]].blk].seen != mark)
-			cand[j++] = cand[k];
-	nc = j;
+	nc = unreached(c, cand, nc, mark);
 	/* nothing of the call before it in one pass: the instance's code in
 	 * L, the entries, the other copies */
 	mark = ++c->stamp;
@@ -2465,10 +2468,7 @@ static uint32_t loop_exits(struct scan_cfg *c, uint32_t stamp, uint16_t D, uint3
 		}
 	}
 	walk_fwd(c, mark, sp, NONE);
-	for (k = j = 0; k < nc; k++)
-		if (c->blocks[c->insns[cand[k]].blk].seen != mark)
-			cand[j++] = cand[k];
-	nc = j;
+	nc = unreached(c, cand, nc, mark);
 	for (k = 0; k < nc; k++) {
 		mark = ++c->stamp;
 		c->blocks[c->insns[cand[k]].blk].seen = mark;
