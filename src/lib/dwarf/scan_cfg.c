@@ -2483,6 +2483,96 @@ static uint32_t loop_exits(struct scan_cfg *c, uint32_t stamp, uint16_t D, uint3
 	return n;
 }
 
+/* Does the instance's code after instruction x (within one pass, at
+ * depth >= D) jump back, over a back edge, to the instance's code? A call
+ * entered at x goes on there: GCC's `goto restart` copy of the body's
+ * first test in __list_lru_walk_one jumps back to the arms of the test
+ * that the first pass takes. The body's own loops aside. */
+static bool back_into(struct scan_cfg *c, uint32_t x, uint32_t stamp, uint16_t D)
+{
+	uint32_t sp = 0, n = 0, mark = ++c->stamp;
+
+	c->work[sp++] = c->insns[x].blk;
+	c->blocks[c->insns[x].blk].seen = mark;
+	while (sp && n++ < 64) {
+		const struct cfg_block *bl = &c->blocks[c->work[--sp]];
+
+		if (c->imark[bl->first + bl->n - 1] == stamp)
+			for (uint32_t k = 0; k < bl->nsucc; k++) {
+				uint32_t s = c->succs[bl->succ + k];
+				const struct cfg_block *t = &c->blocks[s & ~BACK];
+
+				if (!(s & BACK) ||
+				    (t->loop != NONE && loop_internal(c, t->loop, stamp)))
+					continue;	/* the body's own loop */
+				for (uint32_t i = t->first; i < t->first + t->n; i++)
+					if (c->imark[i] == stamp)
+						return true;
+			}
+		sp = push_fwd(c, bl, mark, stamp, D, sp);
+	}
+	return n > 64;
+}
+
+/*
+ * Ways into the call that code hoisted above a branch of the caller's
+ * hid. first_ones() stops at the first code of the instance on each
+ * path; where that is a load GCC scheduled above the caller's test, the
+ * copy of the body's start on the test's other way is never looked at,
+ * and the pairwise rule keeps the marker alone: __skb_cow in
+ * validate_xmit_skb (the headroom load above skb_header_cloned(), the
+ * marker's `cmp $3` copied on the not-cloned way), bt_tags_for_each in
+ * blk_mq_all_tag_iter (the way with no reserved tags jumps past the
+ * marker into the body). A block that begins with the instance's code,
+ * at depth D in the entries' loop and outside the instance's own, that
+ * only the caller's code enters, that no way in already chosen reaches
+ * within one pass nor reaches one, is a way of its own if it does the
+ * body's work (body_work()), begins as an entry does (same_start()) or
+ * goes on into code of the instance an entry also reaches (rejoins()),
+ * and is not a copy of a caller's block. Into pre[n..max); the new n.
+ */
+static uint32_t hidden_ways(struct scan_cfg *c, uint32_t stamp, uint16_t D, const uint32_t *first,
+			    uint32_t nfirst, uint32_t *pre, uint32_t n, uint32_t max)
+{
+	uint32_t n0 = n, L = around_loop(c, c->insns[pre[0]].blk, stamp);
+
+	for (uint32_t k = 0; k < c->nr && n < max; k++)
+		for (uint32_t i = lower_insn(c, c->r[k].lo);
+		     i < c->ninsns && c->insns[i].addr < c->r[k].hi && n < max; i++) {
+			uint32_t b = c->insns[i].blk, j;
+			const struct cfg_block *bl = &c->blocks[b];
+			bool work = false;
+
+			if (bl->first != i || c->imark[i] != stamp || bl->root || bl->dead ||
+			    !bl->npred || ext_depth(c, b, stamp) != D ||
+			    inner_loop(c, b, stamp) != NONE || around_loop(c, b, stamp) != L)
+				continue;
+			for (j = 0; j < bl->npred; j++) {
+				const struct cfg_block *q = &c->blocks[c->preds[bl->pred + j]];
+
+				if (c->imark[q->first + q->n - 1] == stamp)
+					break;
+			}
+			if (j < bl->npred)
+				continue;
+			for (j = 0; j < nfirst && first[j] != i; j++)
+				;
+			if (j < nfirst)
+				continue;
+			for (j = 0; j < n; j++)
+				if (pre[j] == i || reaches(c, pre[j], i, stamp, D) ||
+				    reaches(c, i, pre[j], stamp, D))
+					break;
+			if (j < n || back_into(c, i, stamp, D))
+				continue;
+			for (j = 0; j < n0 && !work; j++)
+				work = same_start(c, pre[j], i) || rejoins(c, i, pre[j], stamp, D);
+			if ((work || body_work(c, i, stamp, pre, n0)) && !callers_copy(c, i, stamp))
+				pre[n++] = i;
+		}
+	return n;
+}
+
 /* The first instruction of the instance at depth D (or the marker) on
  * every path from the root, in ent[] (at most SCAN_CFG_MAX_ENTRIES: else
  * returns that + 1); `past`: not code hoisted above a branch of the
@@ -2580,6 +2670,7 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 		      struct scan_cfg_choice *out)
 {
 	uint32_t stamp, i, k, mi = NONE, fi, ent[SCAN_CFG_MAX_ENTRIES], pre[SCAN_CFG_MAX_ENTRIES], nent;
+	uint32_t first[SCAN_CFG_MAX_ENTRIES], nfirst;	/* first_ones()' */
 	uint16_t D = 0;
 	bool any = false, preloop = false, again;
 	uint32_t nrepl = 0, ms = NONE;	/* ms: the marker's other exit */
@@ -2644,6 +2735,8 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 	out->how = BTFI_PROBE_HOW_AMBIGUOUS;
 	if (!nent || nent > SCAN_CFG_MAX_ENTRIES)
 		return;
+	memcpy(first, ent, nent * sizeof(*ent));
+	nfirst = nent;
 	/* the marker after other code of the instance on its path (scheduled
 	 * early): it stays in the running, the rule below keeps it if
 	 * every path from that code meets it */
@@ -2808,6 +2901,14 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 		uint32_t n0 = nent;
 
 		nent = loop_exits(c, stamp, D, pre, nent, SCAN_CFG_MAX_ENTRIES);
+		for (; n0 < nent; n0++)
+			ent[n0] = settle(c, pre[n0], out, refuse);
+	}
+	/* the ways in that code hoisted above the caller's branch hid */
+	{
+		uint32_t n0 = nent;
+
+		nent = hidden_ways(c, stamp, D, first, nfirst, pre, nent, SCAN_CFG_MAX_ENTRIES);
 		for (; n0 < nent; n0++)
 			ent[n0] = settle(c, pre[n0], out, refuse);
 	}
