@@ -25,6 +25,9 @@
 #  - drop_buf: the call folded to nothing on one path (p NULL): GCC's
 #    view-only piece there is a way in (clang leaves none: those calls
 #    are not counted for clang).
+#  - hb_cow: GCC loads the room above the caller's test of the clone flag
+#    and copies the body's first test onto the flag-clear way: that copy
+#    is a way in of its own (hidden_ways()).
 # The default policy (per-call) must give events = calls and the known
 # values; entry-pc's counts are printed beside them (its misses are what
 # the policy fixes). Every inline event's "where", under both policies, is
@@ -36,7 +39,7 @@ tmp=$(mktemp -d); tp=
 trap '[ -n "$tp" ] && kill $tp 2>/dev/null; rm -rf "$tmp"' EXIT
 src=$TOP/tests/fixtures/percall
 N=$((4 + RANDOM % 5))
-funcs=(add3 scale name_icmp wide acct depth_sum getx pick db_free vreg chain_end drop_buf)
+funcs=(add3 scale name_icmp wide acct depth_sum getx pick db_free vreg chain_end drop_buf hb_cow)
 for cc in gcc clang; do
 	d=$FIXTURES/percall-$cc
 	mkdir -p "$d"
@@ -83,6 +86,7 @@ want = {
     "vreg": [{"dflt": int(i == 0)} for i in range(4)],
     "chain_end": [{"i": 1 + i % 4} for i in range(n) if i & 1],
     "drop_buf": [dict({"tag": i}, **({"p": 0} if i <= 3 else {})) for i in range(n) if cc == "gcc" or i > 3],
+    "hb_cow": [{"need": 4, "cloned": int(i % 4 == 1)} for i in range(n)],
 }
 depths = sorted([0] + [1] * 2 + [2] * 4 + [3] * 8)
 def events(w):
