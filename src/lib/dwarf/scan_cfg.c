@@ -2483,6 +2483,33 @@ static uint32_t loop_exits(struct scan_cfg *c, uint32_t stamp, uint16_t D, uint3
 	return n;
 }
 
+/* Does some way from i (its block aside) go on into code of the instance
+ * that e also reaches: the body past its start, which the copy at i
+ * jumps back into? */
+static bool leads_into(struct scan_cfg *c, uint32_t i, uint32_t e, uint32_t stamp, uint16_t D)
+{
+	uint32_t head = 0, sp = 0, mark = ++c->stamp, n = 0, cand[16];
+
+	c->work[sp++] = c->insns[i].blk;
+	c->blocks[c->insns[i].blk].seen = mark;
+	while (head < sp && head < 64 && n < 16) {
+		const struct cfg_block *bl = &c->blocks[c->work[head++]];
+
+		if (head > 1)
+			for (uint32_t j = bl->first; j < bl->first + bl->n; j++)
+				if (in_c(c, j, stamp, D)) {
+					cand[n++] = j;
+					break;
+				}
+		sp = push_fwd(c, bl, mark, stamp, D, sp);
+	}
+	/* reaches() takes the walk's stamp: ask once the walk is done */
+	for (uint32_t k = 0; k < n; k++)
+		if (reaches(c, e, cand[k], stamp, D))
+			return true;
+	return false;
+}
+
 /* Does the instance's code after instruction x (within one pass, at
  * depth >= D) jump back, over a back edge, to the instance's code? A call
  * entered at x goes on there: GCC's `goto restart` copy of the body's
@@ -2528,7 +2555,7 @@ static bool back_into(struct scan_cfg *c, uint32_t x, uint32_t stamp, uint16_t D
  * only the caller's code enters, that no way in already chosen reaches
  * within one pass nor reaches one, is a way of its own if it does the
  * body's work (body_work()), begins as an entry does (same_start()) or
- * goes on into code of the instance an entry also reaches (rejoins()),
+ * goes on into code of the instance an entry also reaches (leads_into()),
  * and is not a copy of a caller's block. Into pre[n..max); the new n.
  */
 static uint32_t hidden_ways(struct scan_cfg *c, uint32_t stamp, uint16_t D, const uint32_t *first,
@@ -2566,7 +2593,7 @@ static uint32_t hidden_ways(struct scan_cfg *c, uint32_t stamp, uint16_t D, cons
 			if (j < n || back_into(c, i, stamp, D))
 				continue;
 			for (j = 0; j < n0 && !work; j++)
-				work = same_start(c, pre[j], i) || rejoins(c, i, pre[j], stamp, D);
+				work = same_start(c, pre[j], i) || leads_into(c, i, pre[j], stamp, D);
 			if ((work || body_work(c, i, stamp, pre, n0)) && !callers_copy(c, i, stamp))
 				pre[n++] = i;
 		}
