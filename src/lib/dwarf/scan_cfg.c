@@ -1453,6 +1453,26 @@ static bool lone_copy(struct scan_cfg *c, uint32_t i)
 	return false;
 }
 
+/* Is the instance's code at way in e its own decision: a compare or a
+ * test (no register or memory written, not line 0) and the instance's
+ * conditional jump right after it? One instruction of work, but the
+ * body's, not code the compiler shares with the caller: GCC copies the
+ * body's first test onto each way a branch of the caller's threads
+ * (print_graph_duration's `test %r15d` in print_graph_irq,
+ * update_pick_idlest's `cmpl $4` for one group type in
+ * find_idlest_group). */
+static bool own_decision(struct scan_cfg *c, uint32_t e, uint32_t stamp)
+{
+	const struct cfg_block *bl = &c->blocks[c->insns[e].blk];
+	uint32_t end = bl->first + bl->n, i;
+
+	for (i = e; i < end && c->insns[i].nop; i++)
+		;
+	return i + 1 < end && c->imark[i] == stamp && c->imark[i + 1] == stamp &&
+	       work_insn(&c->insns[i]) && !line0(c, i) && !insn_writes(c, i) &&
+	       c->insns[i + 1].flow == BTFI_FLOW_CJUMP;
+}
+
 /* Does the code the instance runs from entry e on hold some work: two
  * instructions of it that are neither jumps, padding nor line 0? One
  * alone is code the compiler shares with the caller (GCC's `xor
@@ -2877,14 +2897,16 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 	/* ways in: only those that do some of the call's work, where the
 	 * marker says where the body begins or the way in is a jump table's;
 	 * or a lone jump out that is all the instance has there (lone_jump():
-	 * the call folded to going on) */
+	 * the call folded to going on); or, beside a marker, a test of the
+	 * body's own (own_decision()) */
 	if (nent > 1) {
 		uint32_t keep = 0;
 
 		for (k = 0; k < nent; k++)
 			if (ent[k] == mi || pre[k] == ms ||
 			    (mi == NONE && ms == NONE && !by_table(c, pre[k]) && !line0_only(c, pre[k], stamp)) ||
-			    does_work(c, pre[k], stamp, D, true) || lone_jump(c, pre[k], stamp)) {
+			    does_work(c, pre[k], stamp, D, true) || lone_jump(c, pre[k], stamp) ||
+			    (mi != NONE && own_decision(c, pre[k], stamp))) {
 				pre[keep] = pre[k];
 				ent[keep++] = ent[k];
 			}
