@@ -1460,12 +1460,16 @@ static bool lone_copy(struct scan_cfg *c, uint32_t i)
  * body's first test onto each way a branch of the caller's threads
  * (print_graph_duration's `test %r15d` in print_graph_irq,
  * update_pick_idlest's `cmpl $4` for one group type in
- * find_idlest_group). */
+ * find_idlest_group). Not in a block only the virtual root enters: the
+ * kernel's static_cpu_has() jumps through .altinstr_aux back into the
+ * body (userfaultfd_must_wait's pgtable_l5_enabled() test), the same call. */
 static bool own_decision(struct scan_cfg *c, uint32_t e, uint32_t stamp)
 {
 	const struct cfg_block *bl = &c->blocks[c->insns[e].blk];
 	uint32_t end = bl->first + bl->n, i;
 
+	if (bl->root)
+		return false;
 	for (i = e; i < end && c->insns[i].nop; i++)
 		;
 	return i + 1 < end && c->imark[i] == stamp && c->imark[i + 1] == stamp &&
