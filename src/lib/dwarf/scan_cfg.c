@@ -1801,11 +1801,13 @@ static uint32_t marker_exit(struct scan_cfg *c, uint32_t m, uint32_t e, uint32_t
 	return f;
 }
 
-/* Does every path from i meet code of the instance that e also reaches
- * (the body both ways go on to)? */
-static bool rejoins(struct scan_cfg *c, uint32_t i, uint32_t e, uint32_t stamp, uint16_t D)
+/* The instance's code at depth D that the ways from i (its block aside)
+ * meet, breadth first: each block's first such instruction, at most 16,
+ * into cand; how many. */
+static uint32_t code_ahead(struct scan_cfg *c, uint32_t i, uint32_t stamp, uint16_t D,
+			   uint32_t cand[16])
 {
-	uint32_t head = 0, sp = 0, mark = ++c->stamp, n = 0, cand[16];
+	uint32_t head = 0, sp = 0, mark = ++c->stamp, n = 0;
 
 	c->work[sp++] = c->insns[i].blk;
 	c->blocks[c->insns[i].blk].seen = mark;
@@ -1820,6 +1822,15 @@ static bool rejoins(struct scan_cfg *c, uint32_t i, uint32_t e, uint32_t stamp, 
 				}
 		sp = push_fwd(c, bl, mark, stamp, D, sp);
 	}
+	return n;
+}
+
+/* Does every path from i meet code of the instance that e also reaches
+ * (the body both ways go on to)? */
+static bool rejoins(struct scan_cfg *c, uint32_t i, uint32_t e, uint32_t stamp, uint16_t D)
+{
+	uint32_t cand[16], n = code_ahead(c, i, stamp, D, cand);
+
 	/* reaches() takes the walk's stamp: ask once the walk is done */
 	for (uint32_t k = 0; k < n; k++)
 		if (reaches(c, e, cand[k], stamp, D) && must_reach(c, i, cand[k], stamp, D))
@@ -2512,22 +2523,8 @@ static uint32_t loop_exits(struct scan_cfg *c, uint32_t stamp, uint16_t D, uint3
  * jumps back into? */
 static bool leads_into(struct scan_cfg *c, uint32_t i, uint32_t e, uint32_t stamp, uint16_t D)
 {
-	uint32_t head = 0, sp = 0, mark = ++c->stamp, n = 0, cand[16];
+	uint32_t cand[16], n = code_ahead(c, i, stamp, D, cand);
 
-	c->work[sp++] = c->insns[i].blk;
-	c->blocks[c->insns[i].blk].seen = mark;
-	while (head < sp && head < 64 && n < 16) {
-		const struct cfg_block *bl = &c->blocks[c->work[head++]];
-
-		if (head > 1)
-			for (uint32_t j = bl->first; j < bl->first + bl->n; j++)
-				if (in_c(c, j, stamp, D)) {
-					cand[n++] = j;
-					break;
-				}
-		sp = push_fwd(c, bl, mark, stamp, D, sp);
-	}
-	/* reaches() takes the walk's stamp: ask once the walk is done */
 	for (uint32_t k = 0; k < n; k++)
 		if (reaches(c, e, cand[k], stamp, D))
 			return true;
