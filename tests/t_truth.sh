@@ -20,8 +20,12 @@ mkdir -p "$out"
 # of the per-call probe (docs/DESIGN.md): a tail-duplicated entry in a
 # multi-entry loop (sqlite3ApiExit, gcc), line-0 code of other paths in the
 # range (sqlite3Utf8Read, clang), a stray deeper instruction (sqlite3HashFind,
-# clang), a way in past the marker (sqlite3VdbeSerialTypeLen, gcc).
-TRUTH_INCLUDE=${TRUTH_INCLUDE-sqlite3ApiExit,sqlite3Utf8Read,sqlite3HashFind,sqlite3VdbeSerialTypeLen} \
+# clang), a way in past the marker (sqlite3VdbeSerialTypeLen, gcc), a body
+# that is its own loop probed at its exits (findRightmost, both), a load
+# shared with the caller above its branch (sqlite3PcacheClearWritable,
+# gcc), a call folded to a view-only piece (whereRangeAdjust, gcc), a
+# caller's loop threaded through the body (sqlite3_vfs_register, gcc).
+TRUTH_INCLUDE=${TRUTH_INCLUDE-sqlite3ApiExit,sqlite3Utf8Read,sqlite3HashFind,sqlite3VdbeSerialTypeLen,findRightmost,sqlite3PcacheClearWritable,whereRangeAdjust,sqlite3_vfs_register} \
 TRUTH_OUT=$out bash "$TOP/tests/truth/run.sh" --quick
 rc=$?
 # The harness must see every kind of result it reports: calls and events

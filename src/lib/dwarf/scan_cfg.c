@@ -2712,6 +2712,86 @@ static uint32_t view_ways(struct scan_cfg *c, const uint64_t *vp, uint32_t nvp, 
 	return n;
 }
 
+/* Is one of the line rows at addr GCC's inline-entry row of the instance
+ * asked about: a statement at the callee's declaration (file, line and
+ * column)? Where a call of it begins. Needs the unit's line table. */
+static bool entry_row_at(struct scan_cfg *c, uint64_t addr)
+{
+	Dwarf_Lines *lines;
+	size_t n, lo = 0, hi;
+	const char *df, *f;
+	int dl, dc, ln, col;
+	Dwarf_Addr a;
+	bool stmt;
+
+	if (!c->cu || !c->inst || dwarf_decl_line(c->inst, &dl) || dwarf_decl_column(c->inst, &dc) ||
+	    !(df = dwarf_decl_file(c->inst)) || dwarf_getsrclines(c->cu, &lines, &n))
+		return false;
+	for (hi = n; lo < hi;) {	/* libdw's rows are sorted by address */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (dwarf_lineaddr(dwarf_onesrcline(lines, mid), &a) || a < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < n; lo++) {
+		Dwarf_Line *l = dwarf_onesrcline(lines, lo);
+
+		if (!l || dwarf_lineaddr(l, &a) || a != addr)
+			return false;
+		if (!dwarf_lineno(l, &ln) && ln == dl && !dwarf_linecol(l, &col) && col == dc &&
+		    !dwarf_linebeginstatement(l, &stmt) && stmt &&
+		    (f = dwarf_linesrc(l, NULL, NULL)) && !strcmp(f, df))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A view-only piece X of the instance that carries its inline-entry row
+ * (entry_row_at()), with code of the instance after X in X's block: a
+ * call begins at X, and that code is its way in. GCC threads a caller's
+ * loop through the body so that it looks like the body's own:
+ * sqlite3_os_init's `for(i=0; i<4; i++) sqlite3_vfs_register(&aVfs[i],
+ * i==0)` enters the body at the marker 0x2235f, and for i == 1 at the
+ * copy of its sqlite3_initialize() call 0x22392, after the i == 0 pass's
+ * store, where DWARF has the piece [0x2238b, 0x2238b) and the entry row.
+ * Every way to that code passes X; it is taken where no way in already
+ * chosen lies between X and it, and none is reached from it in one pass
+ * (the call would go on there). Needs the line table (user space). Into
+ * pre[n..max); the new n.
+ */
+static uint32_t view_starts(struct scan_cfg *c, const uint64_t *vp, uint32_t nvp, uint32_t stamp,
+			    uint16_t D, uint32_t *pre, uint32_t n, uint32_t max)
+{
+	Dwarf_Addr marker = 0;
+
+	/* the marker's own piece is where the call it marks begins (asked
+	 * also when the caller leaves the marker out: two calls' markers at
+	 * one address) */
+	if (c->inst && dwarf_entrypc(c->inst, &marker))
+		marker = 0;
+	for (uint32_t k = 0; k < nvp && n < max && c->cu; k++) {
+		uint32_t x = find_insn(c, vp[k]), y, end, j;
+
+		if (x == NONE || vp[k] == marker)
+			continue;
+		end = c->blocks[c->insns[x].blk].first + c->blocks[c->insns[x].blk].n;
+		for (y = x; y < end && c->imark[y] != stamp; y++)
+			;
+		if (y == end || ext_depth(c, c->insns[x].blk, stamp) != D ||
+		    inner_loop(c, c->insns[x].blk, stamp) == NONE)
+			continue;
+		for (j = 0; j < n; j++)
+			if ((pre[j] >= x && pre[j] <= y) || reaches(c, y, pre[j], stamp, D))
+				break;
+		if (j == n && entry_row_at(c, vp[k]))
+			pre[n++] = y;
+	}
+	return n;
+}
+
 void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t nr,
 		      const uint64_t *vp, uint32_t nvp, uint64_t marker, bool has_marker,
 		      uint64_t fallback, bool refuse, Dwarf_Die *cu, Dwarf_Die *inst,
@@ -2962,6 +3042,10 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 		for (; n0 < nent; n0++)
 			ent[n0] = settle(c, pre[n0], out, refuse);
 	}
+	/* calls that begin inside the body's code, by DWARF's word */
+	for (k = nent, nent = view_starts(c, vp, nvp, stamp, D, pre, nent, SCAN_CFG_MAX_ENTRIES);
+	     k < nent; k++)
+		ent[k] = settle(c, pre[k], out, refuse);
 	/* the ways where the call left no code */
 	for (k = nent, nent = view_ways(c, vp, nvp, stamp, D, pre, nent, SCAN_CFG_MAX_ENTRIES);
 	     k < nent; k++) {
