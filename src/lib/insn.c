@@ -119,6 +119,18 @@ static int gpr_dwarf(unsigned r)
 	return -1;
 }
 
+/* capstone registers -> bits of the general registers' DWARF numbers */
+static uint32_t gpr_mask(const uint16_t *regs, uint8_t n)
+{
+	uint32_t mask = 0;
+	int r;
+
+	for (uint8_t i = 0; i < n; i++)
+		if ((r = gpr_dwarf(regs[i])) >= 0)
+			mask |= 1u << r;
+	return mask;
+}
+
 uint32_t btfi_insn_writes(struct btfi_insn_dec *d)
 {
 	const cs_insn *in = d->insn;
@@ -126,15 +138,12 @@ uint32_t btfi_insn_writes(struct btfi_insn_dec *d)
 	cs_regs rd, wr;
 	uint8_t nrd = 0, nwr = 0;
 	uint32_t mask = 0;
-	int n;
 
 	if (in_group(in->detail, CS_GRP_CALL))	/* SysV: rax rdx rcx rsi rdi r8-r11 */
 		mask |= 1u << 0 | 1u << 1 | 1u << 2 | 1u << 4 | 1u << 5 | 0xf00 | BTFI_INSN_W_MEM;
 	if (cs_regs_access(d->h, in, rd, &nrd, wr, &nwr) != CS_ERR_OK)
 		return 0xffff | BTFI_INSN_W_MEM;
-	for (uint8_t i = 0; i < nwr; i++)
-		if ((n = gpr_dwarf(wr[i])) >= 0)
-			mask |= 1u << n;
+	mask |= gpr_mask(wr, nwr);
 	for (uint8_t i = 0; i < x->op_count; i++)
 		if (x->operands[i].type == X86_OP_MEM && (x->operands[i].access & CS_AC_WRITE))
 			mask |= BTFI_INSN_W_MEM;
@@ -151,15 +160,10 @@ uint32_t btfi_insn_reads(struct btfi_insn_dec *d)
 {
 	cs_regs rd, wr;
 	uint8_t nrd = 0, nwr = 0;
-	uint32_t mask = 0;
-	int n;
 
 	if (cs_regs_access(d->h, d->insn, rd, &nrd, wr, &nwr) != CS_ERR_OK)
 		return 0xffff;
-	for (uint8_t i = 0; i < nrd; i++)
-		if ((n = gpr_dwarf(rd[i])) >= 0)
-			mask |= 1u << n;
-	return mask;
+	return gpr_mask(rd, nrd);
 }
 
 bool btfi_insn_const(struct btfi_insn_dec *d, int *reg, uint64_t *val, bool *pcrel)

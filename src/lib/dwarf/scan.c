@@ -1144,9 +1144,9 @@ static bool split_part(struct scan_priv *p, struct walk_ctx *ctx, uint32_t func,
 	return true;
 }
 
-/* Is one of these addresses already the probe of another instance of
- * func in this function, not one this instance is nested in (the same
- * call, or recursion at its first instruction: FORMAT.md)? */
+/* Is addr already the probe of another instance of func in this
+ * function, not one this instance is nested in (the same call, or
+ * recursion at its first instruction: FORMAT.md)? */
 static bool taken_at(const struct btfi_scan *s, struct scan_priv *p, const struct walk_ctx *ctx,
 		     uint32_t func, uint64_t addr)
 {
@@ -1161,6 +1161,7 @@ static bool taken_at(const struct btfi_scan *s, struct scan_priv *p, const struc
 	return !w;
 }
 
+/* ... one of ch's addresses? */
 static bool taken_by_other(const struct btfi_scan *s, struct scan_priv *p,
 			   const struct walk_ctx *ctx, uint32_t func, const struct scan_cfg_choice *ch)
 {

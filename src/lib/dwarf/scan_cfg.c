@@ -1125,17 +1125,17 @@ static uint32_t push_fwd(struct scan_cfg *c, const struct cfg_block *bl, uint32_
 	return sp;
 }
 
-/* Queue bl's forward successors not yet marked `mark` on c->work[sp...),
- * marking them (in lseen if `nested`: a walk inside another's, which
- * keeps seen); returns the new end. */
+/* Queue bl's forward successors not yet marked `mark` and not in loop
+ * `skip` (NONE: anywhere) on c->work[sp...), marking them (in lseen if
+ * `nested`: a walk inside another's, which keeps seen); the new end. */
 static uint32_t push_succs(struct scan_cfg *c, const struct cfg_block *bl, uint32_t mark,
-			   bool nested, uint32_t sp)
+			   uint32_t skip, bool nested, uint32_t sp)
 {
 	for (uint32_t k = 0; k < bl->nsucc; k++) {
 		uint32_t s = c->succs[bl->succ + k];
 		uint32_t *m = nested ? &c->blocks[s & ~BACK].lseen : &c->blocks[s & ~BACK].seen;
 
-		if (s & BACK || *m == mark)
+		if (s & BACK || *m == mark || (skip != NONE && in_loop(c, s, skip)))
 			continue;
 		*m = mark;
 		c->work[sp++] = s;
@@ -1547,7 +1547,7 @@ static bool leads_in(struct scan_cfg *c, uint32_t b, uint32_t stamp)
 		for (uint32_t i = bl->first; i < bl->first + bl->n; i++)
 			if (c->imark[i] == stamp)
 				return true;
-		sp = push_succs(c, bl, mark, true, sp);
+		sp = push_succs(c, bl, mark, NONE, true, sp);
 	}
 	return false;
 }
@@ -2293,22 +2293,6 @@ static uint32_t around_loop(struct scan_cfg *c, uint32_t b, uint32_t stamp)
 	return NONE;
 }
 
-/* Queue bl's forward successors not yet marked `mark` and not in loop
- * `skip` (NONE: anywhere) on c->work[sp...), marking them; the new end. */
-static uint32_t push_outside(struct scan_cfg *c, const struct cfg_block *bl, uint32_t mark,
-			     uint32_t skip, uint32_t sp)
-{
-	for (uint32_t k = 0; k < bl->nsucc; k++) {
-		uint32_t s = c->succs[bl->succ + k];
-
-		if (s & BACK || c->blocks[s].seen == mark || (skip != NONE && in_loop(c, s, skip)))
-			continue;
-		c->blocks[s].seen = mark;
-		c->work[sp++] = s;
-	}
-	return sp;
-}
-
 /* Forward walk (no back edges) from the blocks marked `mark` already on
  * c->work[0..sp), not into loop `skip` (NONE: anywhere). */
 static void walk_fwd(struct scan_cfg *c, uint32_t mark, uint32_t sp, uint32_t skip)
@@ -2316,7 +2300,7 @@ static void walk_fwd(struct scan_cfg *c, uint32_t mark, uint32_t sp, uint32_t sk
 	while (sp) {
 		uint32_t b = c->work[--sp];
 
-		sp = push_outside(c, &c->blocks[b], mark, skip, sp);
+		sp = push_succs(c, &c->blocks[b], mark, skip, false, sp);
 	}
 }
 
@@ -2447,7 +2431,7 @@ static uint32_t loop_exits(struct scan_cfg *c, uint32_t stamp, uint16_t D, uint3
 	for (j = 0; j < c->loops[L].n; j++) {
 		const struct cfg_block *bl = &c->blocks[c->lblocks[c->loops[L].first + j]];
 
-		sp = push_outside(c, bl, mark, L, sp);
+		sp = push_succs(c, bl, mark, L, false, sp);
 	}
 	while (sp) {
 		uint32_t b = c->work[--sp];
@@ -2456,7 +2440,7 @@ static uint32_t loop_exits(struct scan_cfg *c, uint32_t stamp, uint16_t D, uint3
 		for (i = bl->first; i < bl->first + bl->n && c->imark[i] != stamp; i++)
 			;
 		if (i == bl->first + bl->n) {
-			sp = push_outside(c, bl, mark, L, sp);
+			sp = push_succs(c, bl, mark, L, false, sp);
 			continue;
 		}
 		/* in a loop that holds L, not one of its own or another */
@@ -2650,7 +2634,7 @@ static uint32_t first_ones(struct scan_cfg *c, uint32_t stamp, uint16_t D, uint3
 				hit = true;
 			}
 		if (!hit)
-			sp = push_succs(c, bl, mark, false, sp);
+			sp = push_succs(c, bl, mark, NONE, false, sp);
 	}
 	return nent;
 }
@@ -2767,12 +2751,14 @@ static uint32_t view_starts(struct scan_cfg *c, const uint64_t *vp, uint32_t nvp
 {
 	Dwarf_Addr marker = 0;
 
+	if (!nvp || !c->cu)
+		return n;
 	/* the marker's own piece is where the call it marks begins (asked
 	 * also when the caller leaves the marker out: two calls' markers at
 	 * one address) */
 	if (c->inst && dwarf_entrypc(c->inst, &marker))
 		marker = 0;
-	for (uint32_t k = 0; k < nvp && n < max && c->cu; k++) {
+	for (uint32_t k = 0; k < nvp && n < max; k++) {
 		uint32_t x = find_insn(c, vp[k]), y, end, j;
 
 		if (x == NONE || vp[k] == marker)

@@ -47,8 +47,9 @@ int scan_cfg_build(struct scan_cfg *c, struct scan_priv *p, uint64_t key,
 /* The addresses where calls enter the instance with code in r[0..nr)
  * (sorted, non-empty) and view-only pieces at vp[0..nvp) (GCC's [X, X)
  * ranges: the call happens at X without code of its own), given the
- * compiler's entry marker (entry_pc) if has_marker; off instructions uprobes refuse if `refuse`; cu (or NULL)
- * the unit whose line table says which instructions are line 0 and
+ * compiler's entry marker (entry_pc) if has_marker; off instructions
+ * uprobes refuse if `refuse`; cu (or NULL) the unit whose line table
+ * says which instructions are line 0 and
  * where unrolled copies of the call start, inst (or NULL) the instance's
  * DIE, whose inlined subroutines tell those copies from other calls.
  * out->n == 0: no answer (use the fallback). */
