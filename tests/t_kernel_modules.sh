@@ -9,11 +9,16 @@
 #     read back from a file over the module's .BTF and vmlinux's;
 #  3. encode: a module needs --base (one line), --base VMLINUX ELF or its raw
 #     .BTF give the same bytes, `encode -o` of the stripped module holds
-#     them, .ko.xz gives them too (--raw), .ko.zst is one error line;
+#     them, .ko.xz gives the same sites (--raw; no values read off its
+#     code), .ko.zst is one error line;
 #  4. dump without the module loaded: the inline sites perf probe (its own
 #     DWARF reader) finds for a sample of functions, by caller+offset; the
 #     raw blob over --base MODULE --base VMLINUX dumps the same sites; a
 #     wrong vmlinux base is one error line.
+#  5. per-call probes in a module (its branches read through its own
+#     relocations) = those of a copy GNU ld linked (tests/kernel/modlink.sh),
+#     for overlay.ko, xfs.ko and kvm-amd.ko; and the module's instances are
+#     placed by the per-call rules, not at entry-pc's address (no_cfg 0).
 set -u
 command -v llvm-dwarfdump >/dev/null || { echo "skip: no llvm-dwarfdump"; exit 77; }
 command -v perf >/dev/null || { echo "FAIL: perf not installed (scripts/deps.sh installs linux-perf)"; exit 1; }
@@ -83,8 +88,30 @@ cmp -s "$tmp/ovl.blob" "$tmp/ovl2.blob" && ok "--base vmlinux ELF or its raw .BT
 "$BTFINLINE" encode "$ovl_run" --debug-dir "$DBG" --base "$V" -o "$tmp/ovl.enc.ko" || no "encode -o stripped overlay.ko"
 objcopy -O binary --only-section=.BTF.inline --set-section-flags .BTF.inline=alloc "$tmp/ovl.enc.ko" "$tmp/sec"
 cmp -s "$tmp/ovl.blob" "$tmp/sec" && ok "encode -o of the stripped module: the same blob" || no "encode -o blob differs"
-cp "$ovl" "$tmp/o.ko" && xz -k "$tmp/o.ko" && "$BTFINLINE" encode "$tmp/o.ko.xz" --base "$V" --raw "$tmp/xz.blob" &&
-	cmp -s "$tmp/ovl.blob" "$tmp/xz.blob" && ok ".ko.xz: the same blob" || no ".ko.xz"
+# A .ko.xz is read from libdwfl's decompressed image only, whose absolute
+# relocations libdwfl applied and dropped: the same sites, and no value
+# read off the code (`mov $sym, %rdi`: the loader's), so a location is the
+# plain module's or `?`.
+cp "$ovl" "$tmp/o.ko" && xz -k "$tmp/o.ko" && "$BTFINLINE" encode "$tmp/o.ko.xz" --base "$V" --raw "$tmp/xz.blob" ||
+	no ".ko.xz: encode"
+"$BTFINLINE" stats --sites "$tmp/o.ko.xz" >"$tmp/xz.sites" && "$BTFINLINE" stats --sites "$ovl" >"$tmp/plain.sites" &&
+python3 - "$tmp/plain.sites" "$tmp/xz.sites" <<'PY' && ok ".ko.xz: the same sites, locations the plain module's or ?" || no ".ko.xz sites"
+import re, sys
+def sites(path):	# (site, its locations)
+    return [re.match(r"(.* depth \d+(?: shndx \d+)?:)(.*)", l).groups()
+            for l in open(path) if l.startswith(("site ", "split "))]
+a, b = sites(sys.argv[1]), sites(sys.argv[2])
+if [x[0] for x in a] != [x[0] for x in b] or not a:
+    sys.exit("sites differ")
+n = 0
+for (_, pa), (_, pb) in zip(a, b):
+    for x, y in zip(pa.split(), pb.split()):
+        if x != y:
+            n += 1
+            if not y.split("=", 1)[1].startswith("?"):
+                sys.exit("%s vs %s" % (x, y))
+print("  %d sites, %d locations only the plain module gives" % (len(a), n))
+PY
 "$BTFINLINE" encode "$tmp/o.ko.xz" --base "$V" -o "$tmp/xz.ko" 2>"$tmp/err"; rc=$?
 [ $rc = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && ok ".ko.xz -o: usage, one line" || no ".ko.xz -o: rc $rc $(cat "$tmp/err")"
 if command -v zstd >/dev/null; then
@@ -149,4 +176,17 @@ sed '/^  ?: /d' "$tmp/elf.dump" | cmp -s - "$tmp/raw.dump" &&
 "$BTFINLINE" dump "$tmp/ovl.enc.ko" --base "$FIXTURES/shapes-gcc-dw5" dget >/dev/null 2>"$tmp/err"; rc=$?
 [ $rc = 1 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && ok "another vmlinux: one line: $(cat "$tmp/err")" ||
 	no "another vmlinux: rc $rc: $(cat "$tmp/err")"
+# --- 5. per-call probes: the module's own relocations = ld's
+kvm_amd=$DBG/lib/modules/$VER/kernel/arch/x86/kvm/kvm-amd.ko
+for m in "$ovl" "$xfs" "$kvm_amd"; do
+	"$TOP/tests/kernel/modlink.sh" "$BTFINLINE" "$m" "$tmp" >"$tmp/modlink" 2>&1 &&
+		ok "per-call probes, $(head -n 1 "$tmp/modlink") from ld's linked copy" ||
+		no "per-call probes: $(head -n 4 "$tmp/modlink" | tr '\n' ' ')"
+done
+python3 - "$tmp/xfs.ko.json" <<'PY' && ok "xfs.ko: every placed instance by the per-call rules (no_cfg 0)" || no "xfs.ko: no_cfg"
+import json, sys
+h = json.load(open(sys.argv[1]))["per_call"]
+print("  xfs.ko per_call:", h)
+sys.exit(0 if h.get("no_cfg", 1) == 0 and h.get("multi", 0) > 100 else 1)
+PY
 [ $bad = 0 ] && echo PASS || { echo "$bad failed"; exit 1; }

@@ -34,6 +34,12 @@
 #     duplicated onto each way out of the retry loop; N FUTEX_WAKE_OP
 #     calls that do the operation and M with an unknown one (ENOSYS) give
 #     N events at line 315 and M at line 262;
+# 11. a constant address the code sets: copy_process's
+#     list_add_tail_rcu(&p->tasks, &init_task.tasks) has no DWARF location
+#     for head at its probe; `mov $init_task+off, %rsi` sets it there, a
+#     link-time address KASLR moves: each fork's event has head =
+#     init_task's address in /proc/kallsyms + offsetof(task_struct, tasks)
+#     (pahole), not the link-time one;
 #  6. a site kprobes cannot take (get_stack_guard_info is inlined once into
 #     exc_double_fault, which the kernel's kprobe blacklist holds, and once
 #     elsewhere): all-or-none refuses the function naming the site,
@@ -177,6 +183,14 @@ sleep 0.3
 kill -TERM \$pid; wait \$pid; echo "RC run13 \$?"
 leftover run13
 
+# run 14: a constant address argument, moved by KASLR
+start run14 --best-effort --no-entry 'list_add_tail_rcu head'
+for i in 1 2 3; do /bin/sh -c : ; done
+sleep 0.3
+kill -TERM \$pid; wait \$pid; echo "RC run14 \$?"
+leftover run14
+grep ' init_task\$' /proc/kallsyms | sed 's/^/KSYM /'
+
 # run 8: a blacklisted site (noinstr text): refused, then best effort
 \$B -d 0.3 get_stack_guard_info >run8.out 2>run8.err; echo "RC run8 \$?"
 \$B -d 0.3 --best-effort get_stack_guard_info >run9.out 2>run9.err; echo "RC run9 \$?"
@@ -194,7 +208,7 @@ leftover kattach
 grep -v '^#' \$T/trace | sed -E 's/^.* [0-9]+\.[0-9]+: ([A-Za-z0-9_]+): /EV \1: /'
 echo >\$T/kprobe_events
 echo "KLIST-BEGIN"; cat \$L; echo "KLIST-END"
-for n in run1 run2 run3 run4 run5 run6 run7 run8 run9 run10 run11 run12 run13; do
+for n in run1 run2 run3 run4 run5 run6 run7 run8 run9 run10 run11 run12 run13 run14; do
 	sed "s/^/\$n: /" \$n.out; sed "s/^/\$n-err: /" \$n.err
 done
 EOS
@@ -316,6 +330,23 @@ n=$(echo "$ev" | grep -c . || true)
 [ "$n" = $((fn + fm)) ] || fail "run13: $n double_unlock_hb events in futex_wake_op for $((fn + fm)) calls ($fn ops done, $fm ENOSYS); events: $ev"
 echo "ok: double_unlock_hb in futex_wake_op: $n events for $fn + $fm calls (the ENOSYS way's copy probed)"
 
+# --- 11. a constant address from the code: KASLR's runtime address
+expect_line "$o" "^RC run14 0\$"
+ksym=$(sed -nE 's/^KSYM ([0-9a-f]+) . init_task$/\1/p' "$o")
+link=$(nm "$KCACHE/vmlinux" | sed -nE 's/^([0-9a-f]+) . init_task$/\1/p')
+toff=$(pahole -F btf -C task_struct "$KCACHE/vmlinux" |
+	sed -nE 's/^[[:space:]]*struct list_head[[:space:]]+tasks;[[:space:]]*\/\*[[:space:]]*([0-9]+).*/\1/p')
+[ -n "$ksym" ] && [ -n "$link" ] && [ -n "$toff" ] || fail "run14: init_task '$ksym' (kallsyms), '$link' (nm), tasks at '$toff'"
+want=$(printf '0x%x' $((0x$ksym + toff)))
+# (copy_process's other list_add_tail_rcu sites add to lists on the heap)
+ev=$(grep -E "^run14: [0-9.-]+ [0-9]+ list_add_tail_rcu copy_process\+0x[0-9a-f]+ head=0xffffffff" "$o" || true)
+n=$(echo "$ev" | grep -c . || true)
+[ "$n" -ge 3 ] || fail "run14: $n list_add_tail_rcu events in copy_process with a head in the kernel image for 3 forks or more; $(grep '^run14' "$o" | head -5)"
+bad=$(echo "$ev" | grep -v " head=$want\$" || true)
+[ -z "$bad" ] || fail "run14: head is not &init_task.tasks = $want (init_task at 0x$ksym, link-time 0x$link): $(echo "$bad" | head -3)"
+[ "$ksym" != "$link" ] || echo "note: run14: KASLR left init_task at its link-time address"
+echo "ok: list_add_tail_rcu in copy_process: $n events, head = &init_task.tasks = $want (link-time 0x$(printf '%x' $((0x$link + toff))))"
+
 # --- 6. a site kprobes cannot take: all-or-none refuses, best effort goes on
 expect_line "$o" "^RC run8 1\$"
 expect_line "$o" "^run8-err: btfinline: kernel: get_stack_guard_info: 1 site cannot be probed, calls there would be missed, refusing \(--best-effort to attach the others\): .*kprobe blacklist"
@@ -325,7 +356,7 @@ expect_line "$o" "^run9-err: btfinline: kernel: get_stack_guard_info: 1 site ski
 echo "ok: get_stack_guard_info: blacklisted site refused by default, the other attached with --best-effort"
 
 # --- 4. nothing left behind
-for r in run1 run2 run3 run6 run7 run9 run10 run11 run12 run13 kattach; do
+for r in run1 run2 run3 run6 run7 run9 run10 run11 run12 run13 run14 kattach; do
 	expect_line "$o" "^LEFT $r kprobes=0 progs=0 links=0\$"
 done
 n=$(grep -E '^KPROBES-DURING-RUN1 ' "$o" | awk '{ print $2 }')

@@ -63,9 +63,7 @@ static bool want_sym(const GElf_Sym *s, bool rel)
 	       s->st_shndx != SHN_UNDEF && (!rel || s->st_shndx < SHN_LORESERVE);
 }
 
-/* Address of a symbol: its value, plus its section's sh_addr in a
- * relocatable object (0 in the file, libdwfl's layout in its image). */
-static uint64_t sym_addr(Elf *elf, const GElf_Sym *s, bool rel)
+uint64_t btfi_sym_addr(Elf *elf, const GElf_Sym *s, bool rel)
 {
 	GElf_Shdr sh;
 	Elf_Scn *scn;
@@ -106,7 +104,7 @@ int btfi_syms_load(Elf *elf, struct btfi_syms *out)
 					continue;
 				len = strlen(sn) + 1;
 				if (pass) {
-					out->v[nsyms] = (struct btfi_sym){ sym_addr(elf, &s, rel), s.st_size,
+					out->v[nsyms] = (struct btfi_sym){ btfi_sym_addr(elf, &s, rel), s.st_size,
 						(char *)(uintptr_t)strsz, GELF_ST_TYPE(s.st_info) == STT_GNU_IFUNC };
 					memcpy(out->strs + strsz, sn, len);
 				}

@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <libelf.h>
+#include <gelf.h>
 
 struct btfi_sym {
 	uint64_t addr, size;
@@ -32,6 +32,9 @@ struct btfi_syms {
  * -ENOMEM; *out is empty on error. */
 int btfi_syms_load(Elf *elf, struct btfi_syms *out);
 void btfi_syms_free(struct btfi_syms *s);
+/* Address of a symbol: its value, plus its section's sh_addr in a
+ * relocatable object (rel: 0 in the file, libdwfl's layout in its image). */
+uint64_t btfi_sym_addr(Elf *elf, const GElf_Sym *s, bool rel);
 /* Innermost symbol containing addr (a size-0 symbol covers its address
  * only), NULL if none. */
 const struct btfi_sym *btfi_syms_at(const struct btfi_syms *s, uint64_t addr);

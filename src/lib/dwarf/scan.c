@@ -26,6 +26,7 @@
 #include "dwarf/locviews.h"
 #include "dwarf/debuginfo.h"
 #include "elf_syms.h"
+#include "elf_file.h"
 #include "insn.h"
 #include "log.h"
 #include "opts.h"
@@ -61,6 +62,32 @@ static Elf *sym_elf(struct btfi_scan *s)
 	return d != s->elf && !has_symtab(s->elf) && has_symtab(d) ? d : s->elf;
 }
 
+static void quiet(void *ctx, const char *msg)
+{
+	(void)ctx; (void)msg;
+}
+
+/* A relocatable object's relocations as stored: libdwfl's image has
+ * applied some (elf_rela.h). A compressed file (.ko.xz) has only the image. */
+static void open_rel_file(struct btfi_scan *s, struct scan_priv *p)
+{
+	const struct btfi_log q = { .fn = quiet };
+	struct btfi_elf_fd ef;
+	size_t n1, n2;
+
+	p->rel_fd = -1;
+	if (btfi_file_kind(s->di->path) != BTFI_FILE_ELF ||
+	    btfi_elf_open(s->di->path, BTFI_ELF_KIND, &ef, &q))
+		return;
+	if (elf_getshdrnum(ef.elf, &n1) || elf_getshdrnum(s->elf, &n2) || n1 != n2) {
+		btfi_elf_close(&ef);
+		return;
+	}
+	p->rel_elf = ef.elf;
+	p->rel_fd = ef.fd;
+	p->relas_all = true;
+}
+
 static int load_elf_tables(struct btfi_scan *s, struct scan_priv *p)
 {
 	Elf_Scn *scn = NULL;
@@ -68,8 +95,10 @@ static int load_elf_tables(struct btfi_scan *s, struct scan_priv *p)
 	GElf_Ehdr eh;
 	GElf_Shdr sh;
 
-	if (gelf_getehdr(s->elf, &eh) && eh.e_type == ET_REL)
+	if (gelf_getehdr(s->elf, &eh) && eh.e_type == ET_REL) {
 		p->relocatable = true;
+		open_rel_file(s, p);
+	}
 	if (elf_getshdrstrndx(s->elf, &shstrndx))
 		shstrndx = 0;
 	while ((scn = elf_nextscn(s->elf, scn))) {
@@ -81,16 +110,32 @@ static int load_elf_tables(struct btfi_scan *s, struct scan_priv *p)
 		if (shstrndx && (name = elf_strptr(s->elf, shstrndx, sh.sh_name)) &&
 		    (!strcmp(name, "__ksymtab_strings") || !strcmp(name, ".modinfo")))
 			p->kernel = true;
+		/* a kernel image's (vmlinux: the upper half; not .data..percpu) */
+		if ((sh.sh_flags & SHF_ALLOC) && sh.sh_size && sh.sh_addr >= (1ull << 63) &&
+		    !p->relocatable) {
+			if (!p->img_hi || sh.sh_addr < p->img_lo)
+				p->img_lo = sh.sh_addr;
+			if (sh.sh_addr + sh.sh_size > p->img_hi)
+				p->img_hi = sh.sh_addr + sh.sh_size;
+		}
 		if ((sh.sh_flags & (SHF_ALLOC | SHF_EXECINSTR)) == (SHF_ALLOC | SHF_EXECINSTR) &&
 		    sh.sh_size) {
+			int err;
+
 			if (GROW(p->secs, p->secs_cap, p->nsecs + 1))
 				return -ENOMEM;
 			p->secs[p->nsecs++] = (struct scan_sec){ .lo = sh.sh_addr,
 								 .hi = sh.sh_addr + sh.sh_size,
 								 .idx = elf_ndxscn(scn) };
+			/* a module's branches to other sections and symbols */
+			if (p->relocatable && (err = btfi_relas_add(p->rel_elf ? p->rel_elf : s->elf,
+								    s->elf, elf_ndxscn(scn), &p->relas)))
+				return err;
 		}
 	}
-	if (p->kernel && !p->relocatable) {
+	if (!p->kernel)
+		p->img_lo = p->img_hi = 0;
+	if (p->kernel) {
 		int err = scan_kernel_flow(p, sym_elf(s));
 
 		if (err)
@@ -1054,15 +1099,14 @@ static int func_ranges(struct scan_priv *p, Dwarf_Die *fn)
 }
 
 /* The control flow of the enclosing function in p->cfg: 1 if there,
- * 0 if not (no code bytes, a relocatable object), or -ENOMEM. */
+ * 0 if not (no code bytes), or -ENOMEM. A relocatable object's code is
+ * followed in libdwfl's layout, its branch targets from p->relas. */
 static int fn_cfg(struct scan_priv *p, struct walk_ctx *ctx)
 {
 	uint64_t key;
 	int err;
 
-	/* A relocatable object's sections all start at 0: no one address
-	 * space to follow jumps in (entry-pc's address then). */
-	if (!ctx->fn_valid || p->relocatable)
+	if (!ctx->fn_valid)
 		return 0;
 	if (!p->cfg && scan_cfg_new(&p->cfg))
 		return -ENOMEM;
@@ -1281,6 +1325,16 @@ static int borrow_back(struct borrow *bc, uint64_t from, bool incl, struct btfi_
 	return 0;
 }
 
+/* Is a constant the code sets (`mov $imm, %rdi`) an address in a kernel
+ * image? KASLR moves its code and data by one offset, which ADDR adds
+ * (a KCONST would print the link-time address). Not the per-cpu
+ * section's offsets, which start at 0 and are not moved; not a value of
+ * a parameter narrower than a pointer (crc32c's polynomial). */
+static bool image_addr(const struct scan_priv *p, uint64_t val, uint32_t size)
+{
+	return size == 8 && p->img_hi && val >= p->img_lo && val < p->img_hi;
+}
+
 /* Does the last write to DWARF register reg on the path st[0..n) (nearest
  * first) set it to the constant *want? */
 static bool reg_set_to(struct borrow *bc, const struct scan_cfg_step *st, uint32_t n,
@@ -1292,8 +1346,10 @@ static bool reg_set_to(struct borrow *bc, const struct scan_cfg_step *st, uint32
 	for (uint32_t j = 0; j < n; j++) {
 		if (!(scan_cfg_writes(bc->p->cfg, st[j].addr) >> reg & 1))
 			continue;
-		if (!scan_cfg_const(bc->p->cfg, st[j].addr, reg, &val, &pcrel) ||
-		    pcrel != (want->kind == BTFI_LOC_KADDR))
+		if (!scan_cfg_const(bc->p->cfg, st[j].addr, reg, &val, &pcrel))
+			return false;
+		pcrel = pcrel || image_addr(bc->p, val, bc->prm->size);
+		if (pcrel != (want->kind == BTFI_LOC_KADDR))
 			return false;
 		if (pcrel)
 			return val == want->cval;
@@ -1560,7 +1616,7 @@ static int borrow_loc(struct btfi_scan *s, struct scan_priv *p, const struct wal
 		}
 		if (!scan_cfg_const(p->cfg, st[k].addr, t.reg, &val, &pcrel))
 			continue;
-		if (pcrel) {
+		if (pcrel || image_addr(p, val, prm->size)) {
 			t.kind = BTFI_LOC_KADDR;
 			t.cval = val;
 		} else {
@@ -2213,6 +2269,9 @@ void btfi_scan_free(struct btfi_scan *s)
 		free(p->vpts);
 		free(p->convs);
 		btfi_syms_free(&p->syms);
+		btfi_relas_free(&p->relas);
+		if (p->rel_elf)
+			btfi_elf_close(&(struct btfi_elf_fd){ .fd = p->rel_fd, .elf = p->rel_elf });
 		free(p->secs);
 		free(p->fnames);
 		free(p->franges);

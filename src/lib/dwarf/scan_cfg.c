@@ -26,6 +26,7 @@
  * scan_cfg_entries() says the rest.
  */
 #include <dwarf.h>
+#include <elf.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +48,7 @@ struct cfg_insn {
 	uint8_t line;			/* 0 not asked, 1 line 0, 2 a line or unknown */
 	bool nop, refused, leader, writes_known, shape_known;
 	bool ret;			/* a return */
+	bool reloc;			/* the loader fills some of its bytes (ET_REL) */
 };
 
 struct cfg_block {
@@ -73,6 +75,8 @@ struct cfg_loop {
 struct scan_cfg {
 	uint64_t key;
 	int state;			/* 1 built, <0 error for key, 0 nothing */
+	bool relocatable;		/* ET_REL: addresses in libdwfl's layout */
+	bool no_values;			/* ET_REL without its relocations as stored */
 	struct btfi_insn_dec *dec;
 	struct cfg_insn *insns;		uint32_t ninsns, insns_cap;
 	struct cfg_block *blocks;	uint32_t nblocks, blocks_cap;	/* + virtual root */
@@ -191,6 +195,27 @@ static bool noreturn_name(const char *n)
 	return false;
 }
 
+/*
+ * A module's branch whose rel32 has a relocation (to another section, a
+ * symbol, the kernel): the file holds 0 there, the target is S + A + 4
+ * (PC32: the field is the instruction's last 4 bytes, the CPU adds its
+ * end). Outside the module: no target (0; *callee names it).
+ */
+static void rel_target(struct scan_priv *p, uint64_t a, const struct btfi_insn *in,
+		       uint64_t *target, const char **callee)
+{
+	const struct btfi_rela *r;
+
+	if ((in->flow != BTFI_FLOW_JUMP && in->flow != BTFI_FLOW_CJUMP &&
+	     in->flow != BTFI_FLOW_CALL) || in->len < 5 ||
+	    !(r = btfi_relas_at(&p->relas, a + in->len - 4)) ||
+	    (r->type != R_X86_64_PC32 && r->type != R_X86_64_PLT32))
+		return;
+	*target = r->undef ? 0 : r->value + 4;
+	if (r->undef)
+		*callee = r->name;
+}
+
 static int decode(struct scan_cfg *c, struct scan_priv *p)
 {
 	for (uint32_t k = 0; k < c->nblocks; k++) {	/* nblocks = nranges here */
@@ -212,18 +237,26 @@ static int decode(struct scan_cfg *c, struct scan_priv *p)
 			ci->xe = NONE;
 			ci->code = code + (a - r->lo);
 			ci->leader = a == r->lo;
+			ci->reloc = p->relocatable;	/* until the decoder gives its length */
 			if (btfi_insn_decode(c->dec, code + (a - r->lo), r->hi - a, a, &in)) {
 				ci->len = 1;	/* not code: nothing follows it */
 				ci->flow = BTFI_FLOW_STOP;
 			} else {
 				const struct btfi_sym *sym;
+				const char *callee = NULL;
 
 				ci->len = in.len;
 				ci->flow = in.flow;
 				ci->target = in.target;
-				if (in.flow == BTFI_FLOW_CALL && in.target &&
-				    (sym = btfi_syms_at(&p->syms, in.target)) &&
-				    sym->addr == in.target && noreturn_name(sym->name))
+				if (p->relocatable) {
+					ci->reloc = btfi_relas_in(&p->relas, a, a + in.len);
+					rel_target(p, a, &in, &ci->target, &callee);
+				}
+				if (in.flow == BTFI_FLOW_CALL && ci->target &&
+				    (sym = btfi_syms_at(&p->syms, ci->target)) &&
+				    sym->addr == ci->target)
+					callee = sym->name;
+				if (in.flow == BTFI_FLOW_CALL && callee && noreturn_name(callee))
 					ci->flow = BTFI_FLOW_STOP;
 				ci->nop = in.nop;
 				ci->ret = in.ret;
@@ -840,6 +873,8 @@ int scan_cfg_build(struct scan_cfg *c, struct scan_priv *p, uint64_t key,
 	c->ninsns = c->nblocks = c->nsuccs = c->nloops = 0;
 	c->xe = p->xedges;
 	c->nxe = p->nxedges;
+	c->relocatable = p->relocatable;
+	c->no_values = p->relocatable && !p->relas_all;
 	if (!nr)
 		return c->state;
 	if (!c->dec && (err = btfi_insn_dec_new(&c->dec)))
@@ -989,11 +1024,23 @@ static bool decode_at(struct scan_cfg *c, uint64_t addr)
 	return i != NONE && !btfi_insn_decode(c->dec, c->insns[i].code, c->insns[i].len, addr, &d);
 }
 
+/* decode_at() for what an instruction computes: not of one whose bytes
+ * the loader fills (a module's `mov $sym, %rdi` holds 0 in the file, its
+ * `lea sym(%rip)` an offset from a layout that is not the kernel's); of
+ * none where the stored relocations are not known (a .ko.xz). */
+static bool decode_value_at(struct scan_cfg *c, uint64_t addr)
+{
+	uint32_t i = c->state > 0 ? find_insn(c, addr) : NONE;
+
+	return i != NONE && !c->insns[i].reloc && !c->no_values && decode_at(c, addr);
+}
+
 bool scan_cfg_const(struct scan_cfg *c, uint64_t addr, uint32_t reg, uint64_t *val, bool *pcrel)
 {
 	int r;
 
-	return decode_at(c, addr) && btfi_insn_const(c->dec, &r, val, pcrel) && (uint32_t)r == reg;
+	return decode_value_at(c, addr) && btfi_insn_const(c->dec, &r, val, pcrel) &&
+	       (uint32_t)r == reg && !(*pcrel && c->relocatable);
 }
 
 bool scan_cfg_load(struct scan_cfg *c, uint64_t addr, uint32_t reg, uint32_t *base,
@@ -1001,7 +1048,7 @@ bool scan_cfg_load(struct scan_cfg *c, uint64_t addr, uint32_t reg, uint32_t *ba
 {
 	int r, b;
 
-	if (!decode_at(c, addr) || !btfi_insn_load(c->dec, &r, &b, disp, bytes, sgn) ||
+	if (!decode_value_at(c, addr) || !btfi_insn_load(c->dec, &r, &b, disp, bytes, sgn) ||
 	    (uint32_t)r != reg)
 		return false;
 	*base = b;
@@ -1011,7 +1058,7 @@ bool scan_cfg_load(struct scan_cfg *c, uint64_t addr, uint32_t reg, uint32_t *ba
 bool scan_cfg_affine(struct scan_cfg *c, uint64_t addr, uint32_t reg,
 		     struct btfi_insn_affine *out)
 {
-	return decode_at(c, addr) && btfi_insn_affine(c->dec, out) && (uint32_t)out->dst == reg;
+	return decode_value_at(c, addr) && btfi_insn_affine(c->dec, out) && (uint32_t)out->dst == reg;
 }
 
 void scan_cfg_step_facts(struct scan_cfg *c, uint64_t addr, struct btfi_insn_step *out)

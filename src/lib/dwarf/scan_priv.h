@@ -6,6 +6,7 @@
 #include <elfutils/libdw.h>
 #include "dwarf/scan.h"
 #include "elf_syms.h"
+#include "elf_rela.h"
 #include "dwarf/u64map.h"
 #include "dwarf/scan_cfg.h"
 
@@ -84,6 +85,17 @@ struct scan_priv {
 	uint64_t *vpts;			uint32_t nvpts, vpts_cap;	/* its [X, X) ranges */
 	struct btfi_dwexpr_conv *convs;	uint32_t convs_cap;	/* param_loc's */
 	struct btfi_syms syms;		/* function symbols: has_symbol() */
+	/* ET_REL: the code's relocations (branch targets, and the values the
+	 * loader fills in), from the file as stored (rel_file) when it is a
+	 * plain ELF, else libdwfl's image's, which lack the absolute ones
+	 * it applied (relas_all false: no value facts from code then). */
+	struct btfi_relas relas;
+	bool relas_all;
+	/* A kernel image's addresses (its allocated sections in the upper
+	 * half): constants there are ADDR, moved with KASLR; 0 if none. */
+	uint64_t img_lo, img_hi;
+	Elf *rel_elf;			/* rel_file's, NULL if none */
+	int rel_fd;
 	struct scan_sec *secs;		uint32_t nsecs, secs_cap, last_sec;
 
 	Dwarf_CFI *cfi_dw, *cfi_eh;
@@ -131,8 +143,8 @@ void scan_split_leave(struct btfi_scan *s, struct scan_priv *p);
 
 
 void scan_read_file_names(struct scan_priv *p, uint64_t off);
-/* scan_kflow.c: a kernel's static-key jumps and exception fixups into
- * p->xedges, sorted. */
+/* scan_kflow.c: a kernel's (or a module's) static-key jumps, exception
+ * fixups and warnings into p->xedges, sorted. */
 int scan_kernel_flow(struct scan_priv *p, Elf *elf);
 /* The code bytes at addr in an executable section, *avail of them to the
  * section's end; NULL if there are none (a debug file's NOBITS). */
