@@ -18,7 +18,15 @@
 #  3. the module is unloaded while run 2 traces: one line, the trace ends
 #     by itself (no probe left), exit 0, no kprobe left (kprobes/list);
 #  4. a module that is not loaded: one line, exit 1; inline info of another
-#     module (raw, or an ELF naming xfs): one line, exit 1.
+#     module (raw, or an ELF naming xfs): one line, exit 1;
+#  5. one event per call in a module: an overlay whose lower and upper
+#     layers are two tmpfs (xino=off: inode numbers cannot be mapped),
+#     `stat` of its files and directories: ovl_getattr calls
+#     ovl_map_dev_ino once each; for a directory GCC jumps from
+#     ovl_getattr's own xino test straight into the body's middle
+#     (ovl_getattr+0x2a0), a way in the per-call rules probe of their own:
+#     one event per stat, in the order stated, fsid 1 for a lower file and 0
+#     for an upper one (entry-pc's address alone saw the files only).
 source "$(dirname "$0")/kernel/lib.sh"
 kernel_test_init modtrace
 command -v perf >/dev/null || fail "perf not installed (scripts/deps.sh installs linux-perf)"
@@ -62,6 +70,7 @@ rname() { tr -dc 'a-z0-9_' </dev/urandom | head -c $((3 + RANDOM % 20)); }
 lower="l$(rname) l$(rname) l$(rname)"
 upper="u$(rname) u$(rname)"
 newf=n$(rname)
+xlf="f$(rname) f$(rname)"; xld="e$(rname) e$(rname) e$(rname)"; xuf="g$(rname)"
 size=$((1 + RANDOM % 60000))
 off=$((4096 * (RANDOM % 500))); len=$((1 + RANDOM * 3))
 echo "lower: $lower; upper: $upper; new: $newf size $size; fallocate $off $len"
@@ -122,7 +131,22 @@ echo "KLIST-BEGIN"; cat \$L; echo "KLIST-END"
 insmod ./overlay.ko || echo "insmod failed"
 ./btfinline trace -k --inline-btf overlay=xfs.blob dir_emit >run4.out 2>run4.err; echo "RC run4 \$?"
 ./btfinline trace -k --inline-btf overlay=xfs.enc.ko dir_emit >run5.out 2>run5.err; echo "RC run5 \$?"
-for n in run1 run2 run3 run4 run5; do
+
+# run 6: two filesystems, xino=off; one stat per path, in this order
+mkdir -p /tmp/x /tmp/y /tmp/m2
+mount -t tmpfs none /tmp/x && mount -t tmpfs none /tmp/y || echo "mount failed"
+mkdir -p /tmp/x/l/d /tmp/y/u/d /tmp/y/w
+for n in $xlf; do echo x >/tmp/x/l/d/\$n; done
+for n in $xld; do mkdir /tmp/x/l/d/\$n; done
+for n in $xuf; do echo y >/tmp/y/u/d/\$n; done
+mount -t overlay overlay -o lowerdir=/tmp/x/l,upperdir=/tmp/y/u,workdir=/tmp/y/w,xino=off /tmp/m2 ||
+	echo "mount failed"
+start run6 --inline-btf overlay=ovl.blob --best-effort --no-entry ovl_map_dev_ino
+(cd /tmp/m2/d && stat -c %n $xlf $xld $xuf . >/dev/null)
+sleep 0.3
+kill -TERM \$pid; wait \$pid; echo "RC run6 \$?"
+echo "LEFT run6 \$(kprobes)"
+for n in run1 run2 run3 run4 run5 run6; do
 	sed "s/^/\$n: /" \$n.out; sed "s/^/\$n-err: /" \$n.err
 done
 EOS
@@ -223,4 +247,29 @@ done
 expect_line "$o" "^run3-err: btfinline: kernel: module overlay is not loaded\$"
 expect_line "$o" "^run4-err: btfinline: xfs.blob: .*not inline info for module overlay as loaded"
 expect_line "$o" "^run5-err: btfinline: xfs.enc.ko: inline info of module xfs, not of overlay\$"
+
+# --- 5. one event per call: ovl_map_dev_ino, the directory's way in of its own
+expect_line "$o" "^RC run6 0\$"
+expect_line "$o" "^LEFT run6 0\$"
+python3 - "$o" "$xlf" "$xld" "$xuf" <<'PY' || fail "run6 (above)"
+import re, sys
+lines = open(sys.argv[1]).read().splitlines()
+nlf, nld, nuf = (len(a.split()) for a in sys.argv[2:5])
+# what each stat must give: (site, fsid) in order; a directory's site
+# has no argument locations (printed ?)
+want = [("file", "1")] * nlf + [("dir", None)] * (nld + 1)
+want[nlf + nld:nlf + nld] = [("file", "0")] * nuf
+ev = [l for l in lines if re.match(r"run6: [0-9.]+ \d+ ovl_map_dev_ino ", l)]
+sites = [re.search(r" (ovl_getattr\+0x[0-9a-f]+) ", l).group(1) if " ovl_getattr+" in l else l for l in ev]
+fsid = [(re.search(r" fsid=(\S+)", l) or re.search(r"()$", l)).group(1) for l in ev]
+print("\n".join("  " + l for l in ev))
+files = {s for s, (k, _) in zip(sites, want) if k == "file"}
+dirs = {s for s, (k, _) in zip(sites, want) if k == "dir"}
+ok = len(ev) == len(want) and len(files) == 1 and len(dirs) == 1 and files != dirs and \
+     all(f == w for f, (k, w) in zip(fsid, want) if k == "file")
+print(("ok" if ok else "FAIL") + ": run6 ovl_map_dev_ino: %d events for %d stat calls (%d lower files, %d "
+      "directories, %d upper files); files at %s with fsid 1 (lower) / 0 (upper), directories at %s"
+      % (len(ev), len(want), nlf, nld + 1, nuf, files, dirs))
+sys.exit(0 if ok else 1)
+PY
 echo PASS

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "elf_rela.h"
 #include "elf_syms.h"
+#include "sorted.h"
 
 static int rela_cmp(const void *a, const void *b)
 {
@@ -82,17 +83,7 @@ int btfi_relas_add(Elf *elf, Elf *layout, size_t shndx, struct btfi_relas *r)
 /* The first relocation at or after at. */
 static size_t lower_bound(const struct btfi_relas *r, uint64_t at)
 {
-	size_t lo = 0, hi = r->n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (r->v[mid].at < at)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return btfi_lower_bound_u64(r->v, r->n, sizeof(*r->v), offsetof(struct btfi_rela, at), at);
 }
 
 bool btfi_relas_in(const struct btfi_relas *r, uint64_t lo, uint64_t hi)

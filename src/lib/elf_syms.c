@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "elf_syms.h"
+#include "sorted.h"
 
 #ifndef MIN
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
@@ -139,17 +140,7 @@ void btfi_syms_free(struct btfi_syms *s)
 /* First index with addr >= a. */
 static size_t lower_bound(const struct btfi_syms *s, uint64_t a)
 {
-	size_t lo = 0, hi = s->n;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (s->v[mid].addr < a)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return btfi_lower_bound_u64(s->v, s->n, sizeof(*s->v), offsetof(struct btfi_sym, addr), a);
 }
 
 const struct btfi_sym *btfi_syms_at(const struct btfi_syms *s, uint64_t addr)

@@ -4,7 +4,8 @@ ELF's DWARF/BTF/symbol sections, run `CMD... FILE` (or CMD with FILE in
 place of a `{}` argument), and keep every input that crashes, trips a
 sanitizer, or exits 1 with more than one line.
 
-    tests/fuzz/mutate_elf.py ELF N CMD...   (env SEED, OUT=dir for kept inputs)
+    tests/fuzz/mutate_elf.py ELF N CMD...   (env SEED, OUT=dir for kept inputs,
+    SECS=.rela,.text,__jump_table to mutate those instead of DWARF/BTF)
 
 e.g. tests/fuzz/mutate_elf.py build/fixtures/shapes-gcc-dw5 500 build-asan/btfinline stats
 Exit 0 when nothing was kept. `make fuzz` runs it on stats, encode and dump.
@@ -16,10 +17,12 @@ if os.path.exists(cmd[0]):	# runs in a scratch directory
     cmd[0] = os.path.abspath(cmd[0])
 out = os.environ.get("OUT", ".")
 orig = open(src, "rb").read()
+# sections to mutate: DWARF and BTF, or those named by SECS (prefixes)
+pfx = tuple(os.environ["SECS"].split(",")) if os.environ.get("SECS") else (".debug_", ".BTF")
 secs = []
 for l in subprocess.run(["readelf", "-SW", src], capture_output=True, text=True).stdout.splitlines():
     f = l.replace("[ ", "[").split()
-    if len(f) > 5 and (f[1].startswith((".debug_", ".BTF")) or f[1] in (".eh_frame", ".symtab", ".strtab")):
+    if len(f) > 5 and (f[1].startswith(pfx) or f[1] in (".eh_frame", ".symtab", ".strtab")):
         secs.append((f[1], int(f[4], 16), int(f[5], 16)))
 random.seed(int(os.environ.get("SEED", "1")))
 kept = 0

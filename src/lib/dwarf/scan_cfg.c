@@ -32,6 +32,7 @@
 #include <string.h>
 #include "dwarf/scan_priv.h"
 #include "dwarf/scan_cfg.h"
+#include "sorted.h"
 #include "insn.h"
 
 #define NONE UINT32_MAX
@@ -119,36 +120,19 @@ void scan_cfg_free(struct scan_cfg *c)
 	free(c);
 }
 
-/* Index of the instruction starting at addr, NONE if none does. */
-static uint32_t find_insn(const struct scan_cfg *c, uint64_t addr)
-{
-	uint32_t lo = 0, hi = c->ninsns;
-
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (c->insns[mid].addr < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < c->ninsns && c->insns[lo].addr == addr ? lo : NONE;
-}
-
 /* First instruction at or after addr. */
 static uint32_t lower_insn(const struct scan_cfg *c, uint64_t addr)
 {
-	uint32_t lo = 0, hi = c->ninsns;
+	return btfi_lower_bound_u64(c->insns, c->ninsns, sizeof(*c->insns),
+				    offsetof(struct cfg_insn, addr), addr);
+}
 
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
+/* Index of the instruction starting at addr, NONE if none does. */
+static uint32_t find_insn(const struct scan_cfg *c, uint64_t addr)
+{
+	uint32_t lo = lower_insn(c, addr);
 
-		if (c->insns[mid].addr < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return lo < c->ninsns && c->insns[lo].addr == addr ? lo : NONE;
 }
 
 bool scan_cfg_is_for(const struct scan_cfg *c, uint64_t key)
