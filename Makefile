@@ -31,7 +31,7 @@ else ifeq ($(STATIC),1)
 LDFLAGS += -static
 LIBS    := $(LIBS_A)
 else
-LIBS    := -Wl,--as-needed -lbpf -ldw -lelf -lcapstone
+LIBS    := -Wl,--as-needed -lbpf -ldw -lelf -lcapstone -lz -llzma -lbz2
 endif
 
 # One version, in the file VERSION: `btfinline --version`.
@@ -102,7 +102,7 @@ $(BUILD)/pic/lib/%.o: src/lib/%.c $(wildcard src/lib/*.h src/lib/*/*.h include/*
 $(SO): $(PIC_OBJS) src/lib/libbtfinline.map
 	$(CC) -shared $(filter-out -static,$(LDFLAGS)) -Wl,-soname,$(SONAME) \
 		-Wl,--version-script=src/lib/libbtfinline.map -Wl,--no-undefined \
-		-o $@ $(PIC_OBJS) -Wl,--as-needed -lbpf -ldw -lelf -lcapstone
+		-o $@ $(PIC_OBJS) -Wl,--as-needed -lbpf -ldw -lelf -lcapstone -lz -llzma -lbz2
 	ln -sf $(notdir $@) $(BUILD)/$(SONAME)
 	ln -sf $(SONAME) $(BUILD)/libbtfinline.so
 

@@ -9,8 +9,8 @@
 #     read back from a file over the module's .BTF and vmlinux's;
 #  3. encode: a module needs --base (one line), --base VMLINUX ELF or its raw
 #     .BTF give the same bytes, `encode -o` of the stripped module holds
-#     them, .ko.xz gives the same sites (--raw; no values read off its
-#     code), .ko.zst is one error line;
+#     them, .ko.xz, .ko.gz, .ko.bz2 give them too (--raw), .ko.zst is one
+#     error line, and so is each of those cut short (no endless loop);
 #  4. dump without the module loaded: the inline sites perf probe (its own
 #     DWARF reader) finds for a sample of functions, by caller+offset; the
 #     raw blob over --base MODULE --base VMLINUX dumps the same sites; a
@@ -88,30 +88,21 @@ cmp -s "$tmp/ovl.blob" "$tmp/ovl2.blob" && ok "--base vmlinux ELF or its raw .BT
 "$BTFINLINE" encode "$ovl_run" --debug-dir "$DBG" --base "$V" -o "$tmp/ovl.enc.ko" || no "encode -o stripped overlay.ko"
 objcopy -O binary --only-section=.BTF.inline --set-section-flags .BTF.inline=alloc "$tmp/ovl.enc.ko" "$tmp/sec"
 cmp -s "$tmp/ovl.blob" "$tmp/sec" && ok "encode -o of the stripped module: the same blob" || no "encode -o blob differs"
-# A .ko.xz is read from libdwfl's decompressed image only, whose absolute
-# relocations libdwfl applied and dropped: the same sites, and no value
-# read off the code (`mov $sym, %rdi`: the loader's), so a location is the
-# plain module's or `?`.
-cp "$ovl" "$tmp/o.ko" && xz -k "$tmp/o.ko" && "$BTFINLINE" encode "$tmp/o.ko.xz" --base "$V" --raw "$tmp/xz.blob" ||
-	no ".ko.xz: encode"
-"$BTFINLINE" stats --sites "$tmp/o.ko.xz" >"$tmp/xz.sites" && "$BTFINLINE" stats --sites "$ovl" >"$tmp/plain.sites" &&
-python3 - "$tmp/plain.sites" "$tmp/xz.sites" <<'PY' && ok ".ko.xz: the same sites, locations the plain module's or ?" || no ".ko.xz sites"
-import re, sys
-def sites(path):	# (site, its locations)
-    return [re.match(r"(.* depth \d+(?: shndx \d+)?:)(.*)", l).groups()
-            for l in open(path) if l.startswith(("site ", "split "))]
-a, b = sites(sys.argv[1]), sites(sys.argv[2])
-if [x[0] for x in a] != [x[0] for x in b] or not a:
-    sys.exit("sites differ")
-n = 0
-for (_, pa), (_, pb) in zip(a, b):
-    for x, y in zip(pa.split(), pb.split()):
-        if x != y:
-            n += 1
-            if not y.split("=", 1)[1].startswith("?"):
-                sys.exit("%s vs %s" % (x, y))
-print("  %d sites, %d locations only the plain module gives" % (len(a), n))
-PY
+# A compressed module: libdwfl decompresses it for the DWARF, the scan
+# again for its relocations as stored (libdwfl's image has applied some):
+# the same blob as the plain module's, xz, gzip and bzip2.
+cp "$ovl" "$tmp/o.ko" && xz -k "$tmp/o.ko" && gzip -k "$tmp/o.ko" && bzip2 -k "$tmp/o.ko" || no "compressing"
+for z in xz gz bz2; do
+	"$BTFINLINE" encode "$tmp/o.ko.$z" --base "$V" --raw "$tmp/$z.blob" &&
+		cmp -s "$tmp/ovl.blob" "$tmp/$z.blob" && ok ".ko.$z: the same blob" || no ".ko.$z"
+done
+# cut short: elfutils 0.188's bzip2 reader loops for ever on it; ours stops
+for z in xz gz bz2; do
+	head -c $(($(stat -c %s "$tmp/o.ko.$z") * 4 / 5)) "$tmp/o.ko.$z" >"$tmp/cut.ko.$z"
+	timeout 60 "$BTFINLINE" stats "$tmp/cut.ko.$z" >/dev/null 2>"$tmp/err"; rc=$?
+	[ $rc = 1 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q "cut.ko.$z: corrupt or truncated" "$tmp/err" &&
+		ok "cut .ko.$z: one line, exit 1" || no "cut .ko.$z: rc $rc $(cat "$tmp/err")"
+done
 "$BTFINLINE" encode "$tmp/o.ko.xz" --base "$V" -o "$tmp/xz.ko" 2>"$tmp/err"; rc=$?
 [ $rc = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && ok ".ko.xz -o: usage, one line" || no ".ko.xz -o: rc $rc $(cat "$tmp/err")"
 if command -v zstd >/dev/null; then

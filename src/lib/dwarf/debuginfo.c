@@ -57,6 +57,7 @@
 #include <elfutils/libdwfl.h>
 #include <elfutils/debuginfod.h>
 #include "dwarf/debuginfo.h"
+#include "unpack.h"
 #include "dwarf/dwp.h"
 #include "elf_file.h"
 #include "log.h"
@@ -933,6 +934,14 @@ int btfi_debuginfo_open(const char *path, const struct btfi_debuginfo_opts *opts
 		goto fail;
 	}
 	if (kind == BTFI_FILE_PACKED) {	/* .ko.xz, .gz, .bz2: libdwfl unpacks */
+		err = btfi_unpack_file(path, &di->stored, &di->stored_size);
+		if (err) {
+			btfi_err(log, "%s: %s", path,
+				 err == -EFBIG ? "decompresses to more than 1 GiB: no module" :
+				 err == -EINVAL ? "corrupt or truncated compressed data (gzip, bzip2 or xz)" :
+				 strerror(-err));
+			goto fail;
+		}
 		p->rel = true;		/* (what a packed file is: modules) */
 		p->debug_file = debug_file;
 		err = open_dwfl(di, p, path, true, optional);
@@ -1007,6 +1016,7 @@ void btfi_debuginfo_close(struct btfi_debuginfo *di)
 	if (!di)
 		return;
 	p = di->priv;
+	free(di->stored);
 	if (p && p->orig_dw) {	/* di->dw is the .dwp's: ours */
 		dwarf_end(di->dw);
 		di->dw = p->orig_dw;

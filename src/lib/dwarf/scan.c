@@ -68,18 +68,30 @@ static void quiet(void *ctx, const char *msg)
 }
 
 /* A relocatable object's relocations as stored: libdwfl's image has
- * applied some (elf_rela.h). A compressed file (.ko.xz) has only the image. */
+ * applied some (elf_rela.h); of a compressed file (.ko.xz), the bytes
+ * debuginfo.c undid. Else the image's are all there is (relas_all false). */
 static void open_rel_file(struct btfi_scan *s, struct scan_priv *p)
 {
 	const struct btfi_log q = { .fn = quiet };
-	struct btfi_elf_fd ef;
+	struct btfi_elf_fd ef = { .fd = -1 };
 	size_t n1, n2;
 
 	p->rel_fd = -1;
-	if (btfi_file_kind(s->di->path) != BTFI_FILE_ELF ||
-	    btfi_elf_open(s->di->path, BTFI_ELF_KIND, &ef, &q))
+	switch (btfi_file_kind(s->di->path)) {
+	case BTFI_FILE_ELF:
+		if (btfi_elf_open(s->di->path, BTFI_ELF_KIND, &ef, &q))
+			return;
+		break;
+	case BTFI_FILE_PACKED:	/* debuginfo.c undid it */
+		if (!s->di->stored)
+			return;
+		ef.elf = elf_memory(s->di->stored, s->di->stored_size);
+		break;
+	default:
 		return;
-	if (elf_getshdrnum(ef.elf, &n1) || elf_getshdrnum(s->elf, &n2) || n1 != n2) {
+	}
+	if (!ef.elf || elf_kind(ef.elf) != ELF_K_ELF || elf_getshdrnum(ef.elf, &n1) ||
+	    elf_getshdrnum(s->elf, &n2) || n1 != n2) {
 		btfi_elf_close(&ef);
 		return;
 	}
