@@ -20,7 +20,8 @@
 #endif
 /* Bump when the entry layout or what the encoder writes changes within
  * one version (an entry of another format or version is rebuilt). */
-#define CACHE_FORMAT 2	/* 2: per-call probe addresses, no split-part sites */
+#define CACHE_FORMAT 3	/* 2: per-call probe addresses, no split-part sites; 3: modules
+			 * per-call too, a kernel's mov $addr an ADDR */
 #define KEY_SEC ".btfinline.key"
 #define SUBDIR "btfinline/encoded"
 
