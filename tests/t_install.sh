@@ -188,7 +188,7 @@ so=$P/lib/libbtfinline.so.$V
 soname=$(readelf -d "$so" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
 [ "$soname" = libbtfinline.so.0 ] || fail "SONAME '$soname'"
 needed=$(readelf -d "$so" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | sort | tr '\n' ' ')
-[ "$needed" = "libbpf.so.1 libc.so.6 libcapstone.so.4 libdw.so.1 libelf.so.1 " ] || fail "NEEDED: $needed"
+[ "$needed" = "libbpf.so.1 libbz2.so.1.0 libc.so.6 libcapstone.so.4 libdw.so.1 libelf.so.1 liblzma.so.5 libz.so.1 " ] || fail "NEEDED: $needed"
 exported=$(nm -D --defined-only "$so" | awk '$2 == "T" { print $3 }' | sort)
 echo "$exported" | grep -qv "@@LIBBTFINLINE_$V\$" && fail "symbols outside the version node: $(echo "$exported" | grep -v "@@LIBBTFINLINE_$V")"
 exported=$(echo "$exported" | sed 's/@.*//')

@@ -2809,6 +2809,33 @@ static uint32_t view_starts(struct scan_cfg *c, const uint64_t *vp, uint32_t nvp
 	return n;
 }
 
+/*
+ * Depth D's work all loads, and calls of the instance's at shallower
+ * depths: the deepest of those, else D. The loads are the caller's loop's,
+ * CSE'd with an argument of the call (free_partitions in
+ * bdev_disk_changed: `state->parts` reloaded three times in the partition
+ * loop is vfree(state->parts)'s; its copies, with the calls, are outside
+ * that loop). A body that is loads (list_empty, skb_peek) has no call: its
+ * load in the loop is the call.
+ */
+static uint16_t call_depth(struct scan_cfg *c, const struct scan_range *r, uint32_t nr,
+			   uint16_t D, uint32_t stamp)
+{
+	int best = -1;
+
+	for (uint32_t k = 0; k < nr; k++)
+		for (uint32_t i = lower_insn(c, r[k].lo); i < c->ninsns && c->insns[i].addr < r[k].hi;
+		     i++) {
+			uint16_t di = ext_depth(c, c->insns[i].blk, stamp);
+
+			if (di == D && work_insn(&c->insns[i]) && !loads(c, i))
+				return D;
+			if (di < D && c->insns[i].flow == BTFI_FLOW_CALL && di > best)
+				best = di;
+		}
+	return best < 0 ? D : (uint16_t)best;
+}
+
 void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t nr,
 		      const uint64_t *vp, uint32_t nvp, uint64_t marker, bool has_marker,
 		      uint64_t fallback, bool refuse, Dwarf_Die *cu, Dwarf_Die *inst,
@@ -2867,6 +2894,8 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 		if (n < 2)
 			D = top;
 	}
+	if (D)
+		D = call_depth(c, r, nr, D, stamp);
 	/* the compiler's entry marker counts if it runs once per call there */
 	if (has_marker && (mi = find_insn(c, marker)) != NONE &&
 	    (ext_depth(c, c->insns[mi].blk, stamp) != D ||
