@@ -40,6 +40,13 @@
 #     link-time address KASLR moves: each fork's event has head =
 #     init_task's address in /proc/kallsyms + offsetof(task_struct, tasks)
 #     (pahole), not the link-time one;
+# 12. a call whose argument load GCC put in the caller's loop: in
+#     bdev_disk_changed, free_partitions(state)'s `state->parts` is
+#     reloaded in the add_partition loop (the load is the instance's); a
+#     loop device with an MBR of NP partitions (NP chosen at random, 2 to
+#     4), scanned by `losetup -P` and again by `blockdev --rereadpt`: one
+#     free_partitions event per scan (the binary before gave NP per scan),
+#     each partition there (/sys/block/loop1/loop1pN);
 #  6. a site kprobes cannot take (get_stack_guard_info is inlined once into
 #     exc_double_fault, which the kernel's kprobe blacklist holds, and once
 #     elsewhere): all-or-none refuses the function naming the site,
@@ -98,6 +105,18 @@ pn=$((2 + RANDOM % 5)); pm=$((1 + RANDOM % 4))
 # 9. a loop-only body: io_uring ring fds registered in one call
 gcc -O2 -static -Wall -Wextra -o "$KOUT/ringfd" "$KTOP/tests/kernel/ringfd.c" || fail "building tests/kernel/ringfd.c"
 rk=$((3 + RANDOM % 4))
+# 12. a disk image with an MBR of np primary partitions (64 sectors each)
+np=$((2 + RANDOM % 3))
+python3 - "$KOUT/parts.img" "$np" <<'PY' || fail "writing parts.img"
+import struct, sys
+mbr = bytearray(512)
+for i in range(int(sys.argv[2])):
+    mbr[446 + 16 * i:462 + 16 * i] = struct.pack("<B3sB3sII", 0, b"\0" * 3, 0x83, b"\0" * 3, 64 * (i + 1), 64)
+mbr[510:512] = b"\x55\xaa"
+with open(sys.argv[1], "wb") as f:
+    f.write(mbr)
+    f.truncate(1 << 20)
+PY
 # 10. a copy on a way out of a loop: futex(FUTEX_WAKE_OP), valid and unknown ops
 gcc -O2 -static -Wall -Wextra -o "$KOUT/futexop" "$KTOP/tests/kernel/futexop.c" || fail "building tests/kernel/futexop.c"
 fn=$((2 + RANDOM % 4)); fm=$((1 + RANDOM % 4))
@@ -191,6 +210,17 @@ kill -TERM \$pid; wait \$pid; echo "RC run14 \$?"
 leftover run14
 grep ' init_task\$' /proc/kallsyms | sed 's/^/KSYM /'
 
+# run 15: free_partitions once per partition scan
+start run15 --best-effort --no-entry free_partitions
+losetup -P /dev/loop1 parts.img || echo "losetup -P failed"
+sleep 0.2
+blockdev --rereadpt /dev/loop1 || echo "rereadpt failed"
+sleep 0.3
+kill -TERM \$pid; wait \$pid; echo "RC run15 \$?"
+leftover run15
+ls -d /sys/block/loop1/loop1p* | sed 's/^/PART /'
+losetup -d /dev/loop1
+
 # run 8: a blacklisted site (noinstr text): refused, then best effort
 \$B -d 0.3 get_stack_guard_info >run8.out 2>run8.err; echo "RC run8 \$?"
 \$B -d 0.3 --best-effort get_stack_guard_info >run9.out 2>run9.err; echo "RC run9 \$?"
@@ -208,14 +238,14 @@ leftover kattach
 grep -v '^#' \$T/trace | sed -E 's/^.* [0-9]+\.[0-9]+: ([A-Za-z0-9_]+): /EV \1: /'
 echo >\$T/kprobe_events
 echo "KLIST-BEGIN"; cat \$L; echo "KLIST-END"
-for n in run1 run2 run3 run4 run5 run6 run7 run8 run9 run10 run11 run12 run13 run14; do
+for n in run1 run2 run3 run4 run5 run6 run7 run8 run9 run10 run11 run12 run13 run14 run15; do
 	sed "s/^/\$n: /" \$n.out; sed "s/^/\$n-err: /" \$n.err
 done
 EOS
 files=("$BTFINLINE:btfinline" "$blob:k.blob" "$KOUT/wrong.blob:wrong.blob" "$KOUT/bad.btf:bad.btf"
        "$btf:vmlinux.btf" "$KOUT/kprobes:kprobes" "$KTOP/tests/kernel/workload.sh:workload.sh" "$odirect:odirect" "$KOUT/kattach:kattach"
        "$KOUT/ia32:ia32" "$KOUT/msgctl:msgctl" "$KOUT/preadv:preadv" "$KOUT/ringfd:ringfd"
-       "$KOUT/futexop:futexop")
+       "$KOUT/futexop:futexop" "$KOUT/parts.img:parts.img")
 [ -n "$bpftool" ] && files+=("$bpftool:bpftool")
 vm_run "${files[@]}"
 o=$KOUT/out
@@ -347,6 +377,15 @@ bad=$(echo "$ev" | grep -v " head=$want\$" || true)
 [ "$ksym" != "$link" ] || echo "note: run14: KASLR left init_task at its link-time address"
 echo "ok: list_add_tail_rcu in copy_process: $n events, head = &init_task.tasks = $want (link-time 0x$(printf '%x' $((0x$link + toff))))"
 
+# --- 12. free_partitions: one event per partition scan, not per partition
+expect_line "$o" "^RC run15 0\$"
+n=$(grep -c "^PART /sys/block/loop1/loop1p[0-9]\$" "$o" || true)
+[ "$n" = "$np" ] || fail "run15: $n partitions on loop1, the image has $np"
+ev=$(grep -E "^run15: [0-9.-]+ [0-9]+ free_partitions bdev_disk_changed\+0x[0-9a-f]+ state=0xffff" "$o" || true)
+n=$(echo "$ev" | grep -c . || true)
+[ "$n" = 2 ] || fail "run15: $n free_partitions events for 2 scans of $np partitions; $(grep '^run15' "$o" | head -8)"
+echo "ok: free_partitions: 2 events for 2 scans of $np partitions"
+
 # --- 6. a site kprobes cannot take: all-or-none refuses, best effort goes on
 expect_line "$o" "^RC run8 1\$"
 expect_line "$o" "^run8-err: btfinline: kernel: get_stack_guard_info: 1 site cannot be probed, calls there would be missed, refusing \(--best-effort to attach the others\): .*kprobe blacklist"
@@ -356,7 +395,7 @@ expect_line "$o" "^run9-err: btfinline: kernel: get_stack_guard_info: 1 site ski
 echo "ok: get_stack_guard_info: blacklisted site refused by default, the other attached with --best-effort"
 
 # --- 4. nothing left behind
-for r in run1 run2 run3 run6 run7 run9 run10 run11 run12 run13 run14 kattach; do
+for r in run1 run2 run3 run6 run7 run9 run10 run11 run12 run13 run14 run15 kattach; do
 	expect_line "$o" "^LEFT $r kprobes=0 progs=0 links=0\$"
 done
 n=$(grep -E '^KPROBES-DURING-RUN1 ' "$o" | awk '{ print $2 }')
