@@ -178,6 +178,12 @@ int main(int argc, char **argv)
 	query("SELECT a.id, b.id FROM cust a, cust b WHERE a.id < 30 AND b.id = a.id * 2 ORDER BY a.id");
 	query("SELECT printf('%05d:%s', id, name), replace(city, 'a', 'A'), trim('  ' || city || '  ') FROM cust"
 	      " WHERE id BETWEEN 10 AND 60");
+	/* JSON: objects and arrays built, text to JSONB and back, paths, json_each */
+	query("SELECT json_object('id', id, 'name', name, 'city', city, 'score', score) FROM cust WHERE id <= 40");
+	query("SELECT json(json_array(id, name, 'say \"hi\"\\n', 1.5, NULL)),"
+	      " json_extract(json_object('a', id, 'b', json_array(name, city)), '$.b[1]') FROM cust WHERE id % 11 = 0");
+	query("SELECT key, value, type FROM json_each('{\"x\":[1,2,3],\"y\":\"t\\u0041b\",\"z\":{\"k\":true}}')");
+	query("SELECT json_group_array(tag), json_group_object(tag, qty) FROM item WHERE id < 30");
 
 	/* key/value upserts on a WITHOUT ROWID table */
 	exec("BEGIN");
