@@ -2836,6 +2836,22 @@ static uint16_t call_depth(struct scan_cfg *c, const struct scan_range *r, uint3
 	return best < 0 ? D : (uint16_t)best;
 }
 
+/* Is there a view-only piece of the instance (vp) other than the marker's
+ * that some way from instruction `from` reaches and the marker's ways do
+ * not? */
+static bool view_elsewhere(struct scan_cfg *c, uint32_t from, uint32_t mi, const uint64_t *vp,
+			   uint32_t nvp, uint32_t stamp, uint16_t D)
+{
+	for (uint32_t j = 0; j < nvp; j++) {
+		uint32_t v = find_insn(c, vp[j]);
+
+		if (v != NONE && v != mi && reaches(c, from, v, stamp, D) &&
+		    !reaches(c, mi, v, stamp, D))
+			return true;
+	}
+	return false;
+}
+
 void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t nr,
 		      const uint64_t *vp, uint32_t nvp, uint64_t marker, bool has_marker,
 		      uint64_t fallback, bool refuse, Dwarf_Die *cu, Dwarf_Die *inst,
@@ -3008,6 +3024,18 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 				     work_before(c, pre[k], pre[i], stamp, D) &&
 				     (mi != NONE || !line0_only(c, pre[k], stamp)))))
 					drop = i;
+				/* a view-only marker only some ways from the body's
+				 * code meet, the others meeting another view-only
+				 * piece of it: the call is on both, the code runs
+				 * once for each (GCC's pwr2to10 in sqlite3Fp2Convert10:
+				 * `imul; sar`, then a marker on each way of the
+				 * caller's `n - 1 <= 16`) */
+				if (ent[i] == mi && some && c->imark[mi] != stamp &&
+				    does_work(c, ent[k], stamp, D, false) &&
+				    view_elsewhere(c, ent[k], mi, vp, nvp, stamp, D)) {
+					drop = i;
+					mi = NONE;
+				}
 				if (drop == k && some && ent[k] != mi && nrepl < 16 &&
 				    (x = hoisted_other(c, pre[k], pre[i], stamp, D)) != NONE) {
 					pre[k] = x;
