@@ -88,6 +88,7 @@ struct di_priv {
 	char *found;			/* debug file libdwfl picked */
 	const char *roots;		/* debug roots, ':'-separated */
 	const char *debug_file;		/* --debug-file of a compressed file */
+	void *unpacked;			/* a compressed file's bytes: di->stored's */
 	bool rel;			/* ET_REL: libdwfl relocates */
 };
 
@@ -934,7 +935,11 @@ int btfi_debuginfo_open(const char *path, const struct btfi_debuginfo_opts *opts
 		goto fail;
 	}
 	if (kind == BTFI_FILE_PACKED) {	/* .ko.xz, .gz, .bz2: libdwfl unpacks */
-		err = btfi_unpack_file(path, &di->stored, &di->stored_size);
+		size_t n;
+
+		err = btfi_unpack_file(path, &p->unpacked, &n);
+		if (!err && !(di->stored = elf_memory(p->unpacked, n)))
+			err = -EINVAL;
 		if (err) {
 			btfi_err(log, "%s: %s", path,
 				 err == -EFBIG ? "decompresses to more than 1 GiB: no module" :
@@ -979,6 +984,7 @@ int btfi_debuginfo_open(const char *path, const struct btfi_debuginfo_opts *opts
 			goto fail;
 		if (debug_file)
 			di->src = BTFI_DI_DEBUG_FILE;
+		di->stored = p->main.elf;	/* libdwfl has a handle of its own */
 	} else if (debug_file) {
 		err = map_elf(debug_file, &p->dbg, log);
 		if (!err)
@@ -1016,7 +1022,6 @@ void btfi_debuginfo_close(struct btfi_debuginfo *di)
 	if (!di)
 		return;
 	p = di->priv;
-	free(di->stored);
 	if (p && p->orig_dw) {	/* di->dw is the .dwp's: ours */
 		dwarf_end(di->dw);
 		di->dw = p->orig_dw;
@@ -1030,6 +1035,10 @@ void btfi_debuginfo_close(struct btfi_debuginfo *di)
 	if (p) {
 		unmap(&p->alt);
 		unmap(&p->dbg);
+		if (p->unpacked) {
+			elf_end(di->stored);
+			free(p->unpacked);
+		}
 		unmap(&p->main);
 		free(p->search_path);
 		free(p->found);

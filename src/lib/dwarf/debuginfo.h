@@ -40,11 +40,11 @@ struct btfi_debuginfo {
 				 * sections laid out (sh_addr) as the DWARF is
 				 * relocated (decompressed if the file is) */
 	bool relocatable;	/* ET_REL: addresses only mean section + offset */
-	/* A compressed file's (.ko.xz) bytes, undone by us (unpack.c): the
-	 * file as stored, where libdwfl's image has applied relocations;
-	 * checked before libdwfl, whose bzip2 reader loops on a cut file. */
-	void *stored;
-	size_t stored_size;
+	/* A relocatable object as stored, where elf (libdwfl's image) has
+	 * applied relocations: the file's own mapping, or a compressed
+	 * file's (.ko.xz) bytes undone by us (unpack.c; before libdwfl, whose
+	 * bzip2 reader loops on a cut file). NULL if neither. */
+	Elf *stored;
 	const char *dwarf_path;	/* the file the DWARF came from (== path if in the file) */
 	Elf *dwarf_elf;		/* == elf when in the file */
 	Dwarf *dw;

@@ -26,7 +26,6 @@
 #include "dwarf/locviews.h"
 #include "dwarf/debuginfo.h"
 #include "elf_syms.h"
-#include "elf_file.h"
 #include "insn.h"
 #include "log.h"
 #include "opts.h"
@@ -62,42 +61,20 @@ static Elf *sym_elf(struct btfi_scan *s)
 	return d != s->elf && !has_symtab(s->elf) && has_symtab(d) ? d : s->elf;
 }
 
-static void quiet(void *ctx, const char *msg)
+/* A relocatable object's relocations as stored (debuginfo.h): libdwfl's
+ * image has applied some (elf_rela.h). Without them (a --debug-file laid
+ * out instead: other sections), the image's are all there is (relas_all
+ * false). */
+static void stored_relas(struct btfi_scan *s, struct scan_priv *p)
 {
-	(void)ctx; (void)msg;
-}
-
-/* A relocatable object's relocations as stored: libdwfl's image has
- * applied some (elf_rela.h); of a compressed file (.ko.xz), the bytes
- * debuginfo.c undid. Else the image's are all there is (relas_all false). */
-static void open_rel_file(struct btfi_scan *s, struct scan_priv *p)
-{
-	const struct btfi_log q = { .fn = quiet };
-	struct btfi_elf_fd ef = { .fd = -1 };
+	Elf *e = s->di->stored;
 	size_t n1, n2;
 
-	p->rel_fd = -1;
-	switch (btfi_file_kind(s->di->path)) {
-	case BTFI_FILE_ELF:
-		if (btfi_elf_open(s->di->path, BTFI_ELF_KIND, &ef, &q))
-			return;
-		break;
-	case BTFI_FILE_PACKED:	/* debuginfo.c undid it */
-		if (!s->di->stored)
-			return;
-		ef.elf = elf_memory(s->di->stored, s->di->stored_size);
-		break;
-	default:
-		return;
+	if (e && elf_kind(e) == ELF_K_ELF && !elf_getshdrnum(e, &n1) &&
+	    !elf_getshdrnum(s->elf, &n2) && n1 == n2) {
+		p->rel_elf = e;
+		p->relas_all = true;
 	}
-	if (!ef.elf || elf_kind(ef.elf) != ELF_K_ELF || elf_getshdrnum(ef.elf, &n1) ||
-	    elf_getshdrnum(s->elf, &n2) || n1 != n2) {
-		btfi_elf_close(&ef);
-		return;
-	}
-	p->rel_elf = ef.elf;
-	p->rel_fd = ef.fd;
-	p->relas_all = true;
 }
 
 static int load_elf_tables(struct btfi_scan *s, struct scan_priv *p)
@@ -109,7 +86,7 @@ static int load_elf_tables(struct btfi_scan *s, struct scan_priv *p)
 
 	if (gelf_getehdr(s->elf, &eh) && eh.e_type == ET_REL) {
 		p->relocatable = true;
-		open_rel_file(s, p);
+		stored_relas(s, p);
 	}
 	if (elf_getshdrstrndx(s->elf, &shstrndx))
 		shstrndx = 0;
@@ -2284,8 +2261,6 @@ void btfi_scan_free(struct btfi_scan *s)
 		free(p->convs);
 		btfi_syms_free(&p->syms);
 		btfi_relas_free(&p->relas);
-		if (p->rel_elf)
-			btfi_elf_close(&(struct btfi_elf_fd){ .fd = p->rel_fd, .elf = p->rel_elf });
 		free(p->secs);
 		free(p->fnames);
 		free(p->franges);

@@ -86,16 +86,15 @@ struct scan_priv {
 	struct btfi_dwexpr_conv *convs;	uint32_t convs_cap;	/* param_loc's */
 	struct btfi_syms syms;		/* function symbols: has_symbol() */
 	/* ET_REL: the code's relocations (branch targets, and the values the
-	 * loader fills in), from the file as stored (rel_elf: the file, or
-	 * its bytes decompressed: di->stored), else libdwfl's image's, which lack the
-	 * absolute ones it applied (relas_all false: no values from code). */
+	 * loader fills in), from the file as stored (rel_elf: di->stored),
+	 * else libdwfl's image's, which lack the absolute ones it applied
+	 * (relas_all false: no values from code). */
 	struct btfi_relas relas;
 	bool relas_all;
 	/* A kernel image's addresses (its allocated sections in the upper
 	 * half): constants there are ADDR, moved with KASLR; 0 if none. */
 	uint64_t img_lo, img_hi;
-	Elf *rel_elf;			/* the file as stored, NULL if none */
-	int rel_fd;
+	Elf *rel_elf;			/* the file as stored (debuginfo's), NULL if none */
 	struct scan_sec *secs;		uint32_t nsecs, secs_cap, last_sec;
 
 	Dwarf_CFI *cfi_dw, *cfi_eh;
