@@ -163,32 +163,40 @@ enum btfi_file_kind btfi_file_kind(const char *path)
 
 /* ---- kernel modules ---- */
 
-const void *btfi_elf_section(Elf *elf, const char *name, size_t *size, bool *compressed)
+Elf_Scn *btfi_elf_scn(Elf *elf, const char *name, GElf_Shdr *sh)
 {
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;
 
-	*size = 0;
 	if (elf_getshdrstrndx(elf, &shstrndx))
 		return NULL;
 	while ((scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
 		const char *n;
-		Elf_Data *d;
 
-		if (!gelf_getshdr(scn, &sh) || !(n = elf_strptr(elf, shstrndx, sh.sh_name)) ||
-		    strcmp(n, name))
-			continue;
-		if (compressed && (sh.sh_flags & SHF_COMPRESSED)) {
-			*compressed = true;
-			return NULL;
-		}
-		if (sh.sh_type == SHT_NOBITS || !(d = elf_getdata(scn, NULL)) || !d->d_size)
-			return NULL;
-		*size = d->d_size;
-		return d->d_buf;
+		if (gelf_getshdr(scn, sh) && (n = elf_strptr(elf, shstrndx, sh->sh_name)) &&
+		    !strcmp(n, name))
+			return scn;
 	}
 	return NULL;
+}
+
+const void *btfi_elf_section(Elf *elf, const char *name, size_t *size, bool *compressed)
+{
+	Elf_Scn *scn;
+	GElf_Shdr sh;
+	Elf_Data *d;
+
+	*size = 0;
+	if (!(scn = btfi_elf_scn(elf, name, &sh)))
+		return NULL;
+	if (compressed && (sh.sh_flags & SHF_COMPRESSED)) {
+		*compressed = true;
+		return NULL;
+	}
+	if (sh.sh_type == SHT_NOBITS || !(d = elf_getdata(scn, NULL)) || !d->d_size)
+		return NULL;
+	*size = d->d_size;
+	return d->d_buf;
 }
 
 size_t btfi_elf_build_id(Elf *elf, char *hex, size_t len)

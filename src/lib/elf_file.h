@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <libelf.h>
+#include <gelf.h>
 #include "btfinline.h"
 #include "elf_syms.h"
 
@@ -62,6 +62,8 @@ bool btfi_elf_kmod_name(Elf *elf, char *buf, size_t len);
  * cannot be read as an ELF. */
 size_t btfi_elf_build_id(Elf *elf, char *hex, size_t len);
 size_t btfi_elf_file_build_id(const char *path, char *hex, size_t len);
+/* The first section named `name` and its header in *sh; NULL if none. */
+Elf_Scn *btfi_elf_scn(Elf *elf, const char *name, GElf_Shdr *sh);
 /* The bytes of section `name` (NULL if absent, empty or NOBITS). With
  * compressed non-NULL, an SHF_COMPRESSED section is not returned but sets
  * *compressed (its bytes are deflated; NULL: returned as stored). */

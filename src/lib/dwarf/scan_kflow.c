@@ -21,6 +21,7 @@
 #include <elf.h>
 #include <gelf.h>
 #include "dwarf/scan_priv.h"
+#include "elf_file.h"
 #include "elf_syms.h"
 
 /* The bytes at [lo, hi) of the allocated section that holds them. */
@@ -89,21 +90,12 @@ static int add_rel_table(struct scan_priv *p, Elf *elf, const char *name, uint32
 			 uint32_t to_off)
 {
 	struct btfi_relas r = { 0 };
-	Elf_Scn *scn = NULL;
-	size_t shstrndx;
 	GElf_Shdr sh;
+	Elf_Scn *scn = btfi_elf_scn(elf, name, &sh);
 	int err = 0;
 
-	if (elf_getshdrstrndx(elf, &shstrndx))
-		return 0;
-	while ((scn = elf_nextscn(elf, scn))) {
-		const char *sn;
-
-		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_PROGBITS &&
-		    (sn = elf_strptr(elf, shstrndx, sh.sh_name)) && !strcmp(sn, name))
-			break;
-	}
-	if (!scn || (err = btfi_relas_add(p->rel_elf ? p->rel_elf : elf, elf, elf_ndxscn(scn), &r)))
+	if (!scn || sh.sh_type != SHT_PROGBITS ||
+	    (err = btfi_relas_add(p->rel_elf ? p->rel_elf : elf, elf, elf_ndxscn(scn), &r)))
 		goto out;
 	for (size_t k = 0; k < r.n; k++) {
 		const struct btfi_rela *from = &r.v[k], *to;
