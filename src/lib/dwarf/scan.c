@@ -1921,9 +1921,9 @@ static int do_inline(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
 		s->sites[xi].flags |= BTFI_SITE_EXTRA;
 		s->sites[xi].addr = ch.addr[i];
 		s->sites[xi].shndx = addr_shndx(p, ch.addr[i]);
-		if (ch.locs_at && !f->nparams) {
-			/* no parameters: nothing to copy (locs may be NULL) */
-		} else if (ch.locs_at) {	/* one loop's exits: one set of locations */
+		if (ch.locs_at) {	/* one loop's exits: one set of locations */
+			if (!f->nparams)	/* (locs may be NULL then) */
+				continue;
 			memcpy(&s->locs[s->sites[xi].first_loc], &s->locs[s->sites[si].first_loc],
 			       f->nparams * sizeof(*s->locs));
 			if (p->ceiling)
