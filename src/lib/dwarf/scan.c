@@ -1024,12 +1024,53 @@ static int entry_site(struct btfi_scan *s, struct scan_priv *p, const struct wal
 	return 0;
 }
 
+/*
+ * Per-call: a way into one call's body that is the code of another call of
+ * the same function, after that call's probe on every path (its
+ * scan_cfg_only_after() spans), adds a second event to the other call's
+ * (cross-jumping: GCC's jsonReturnString ends line 213401's
+ * sqlite3_result_text64 with `jmp` into line 213416's instance, whose
+ * extra way in that jump was: 114 events for 58 calls). The call that
+ * runs there already has its event. Dropped here, when the function's
+ * instances are all known (either may come first). Only extra ways: an
+ * instance's first address stays (a call of its own starts there).
+ */
+static void drop_others_ways(struct btfi_scan *s, struct scan_priv *p, const struct walk_ctx *ctx,
+			     uint32_t first, uint32_t nspans)
+{
+	uint32_t i, k, inst = NO_IDX, keep = first;
+
+	if (p->policy != BTFI_PROBE_PER_CALL || p->nspans == nspans)
+		return;
+	for (i = first; i < s->nsites; i++) {
+		struct btfi_site *x = &s->sites[i];
+		bool drop = false;
+
+		if (!(x->flags & BTFI_SITE_EXTRA))
+			inst = i;
+		else if (inst != NO_IDX && (x->flags & BTFI_SITE_JUMP_IN) &&
+			 !(s->sites[inst].flags & BTFI_SITE_SPLIT) && x->caller_addr == ctx->caller_addr)
+			for (k = nspans; k < p->nspans && !drop; k++)
+				drop = p->spans[k].func == x->func && p->spans[k].site != inst &&
+				       p->spans[k].lo < x->addr && x->addr < p->spans[k].hi;
+		if (drop) {
+			s->probe.extra_addrs--;
+			s->probe.others_ways++;
+			continue;
+		}
+		/* (the spans and the taken map still name sites by their old
+		 * index: neither is asked again for this function) */
+		s->sites[keep++] = *x;
+	}
+	s->nsites = keep;
+}
+
 static int do_subprogram(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die)
 {
 	struct walk_ctx ctx = { .site = NO_IDX, .caller = NO_IDX, .scope_func = NO_IDX };
 	bool has_code;
 	uint64_t entry;
-	uint32_t oi;
+	uint32_t oi, first, nspans;
 	int err;
 
 	/* Declarations and abstract instance trees hold no instances. */
@@ -1050,7 +1091,13 @@ static int do_subprogram(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *di
 	}
 	if (!dwarf_haschildren(die))
 		return 0;
-	return walk_children(s, p, die, &ctx);
+	first = s->nsites;
+	nspans = p->nspans;
+	err = walk_children(s, p, die, &ctx);
+	if (!err && has_code)
+		drop_others_ways(s, p, &ctx, first, nspans);
+	p->nspans = nspans;
+	return err;
 }
 
 static const char *call_file(struct scan_priv *p, Dwarf_Die *die)
@@ -1919,6 +1966,9 @@ static int do_inline(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
 		if (err)
 			return err;
 		s->sites[xi].flags |= BTFI_SITE_EXTRA;
+		if (i < ch.n - ch.views && !in_ranges(p, ch.addr[i]) &&
+		    scan_cfg_cross_jump(p->cfg, lines_cu(p), ch.addr[i], p->ranges, p->nranges))
+			s->sites[xi].flags |= BTFI_SITE_JUMP_IN;
 		s->sites[xi].addr = ch.addr[i];
 		s->sites[xi].shndx = addr_shndx(p, ch.addr[i]);
 		if (ch.locs_at) {	/* one loop's exits: one set of locations */
@@ -1936,9 +1986,17 @@ static int do_inline(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
 	if (p->policy == BTFI_PROBE_PER_CALL && s->sites[si].addr) {
 		for (i = 0; i < ch.n || i == 0; i++) {
 			uint64_t a = i ? ch.addr[i] : s->sites[si].addr;
+			struct scan_range sp[8];
+			uint32_t nsp = 0;
 
 			if ((err = u64map_put(&p->taken, (uint64_t)o->func << 32 ^ a, si)))
 				return err;
+			if (p->cfg && !(s->sites[si].flags & BTFI_SITE_SPLIT))
+				nsp = scan_cfg_only_after(p->cfg, a, p->ranges, p->nranges, sp, 8);
+			if (GROW(p->spans, p->spans_cap, p->nspans + nsp))
+				return -ENOMEM;
+			for (uint32_t k = 0; k < nsp; k++)
+				p->spans[p->nspans++] = (struct scan_span){ sp[k].lo, sp[k].hi, o->func, si };
 		}
 	}
 	if (!dwarf_haschildren(die))
@@ -2258,6 +2316,7 @@ void btfi_scan_free(struct btfi_scan *s)
 		free(p->tmp);
 		free(p->ranges);
 		free(p->vpts);
+		free(p->spans);
 		free(p->convs);
 		btfi_syms_free(&p->syms);
 		btfi_relas_free(&p->relas);

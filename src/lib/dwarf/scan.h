@@ -65,6 +65,9 @@ enum {
 	/* ... of a GCC clone (f.isra.N, f.constprop.N): calls of f that f's
 	 * own entry does not see. */
 	BTFI_SITE_CLONE = 1 << 4,
+	/* An extra address outside the instance's code and views: a jump
+	 * into the body from the caller's code (scan.c drop_others_ways()). */
+	BTFI_SITE_JUMP_IN = 1 << 5,
 };
 
 struct btfi_site {
@@ -189,6 +192,8 @@ struct btfi_scan {
 		uint32_t join_view;		/* locations only views give, at a join:
 						 * not taken */
 		uint32_t unshared;		/* moved off another call's probe of the function */
+		uint32_t others_ways;		/* extra ways dropped: another call's code after
+						 * its probe (scan.c drop_others_ways()) */
 		uint32_t loop_changed;		/* postloop: locations the loop may change,
 						 * not taken */
 	} probe;

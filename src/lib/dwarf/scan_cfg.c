@@ -73,6 +73,12 @@ struct cfg_loop {
 	bool multi;			/* irreducible: other ways in than header */
 };
 
+struct cfg_row {			/* a line-table row (row_of()) */
+	const char *file;
+	int line, col;
+	bool starts, stmt;
+};
+
 struct scan_cfg {
 	uint64_t key;
 	int state;			/* 1 built, <0 error for key, 0 nothing */
@@ -996,6 +1002,92 @@ uint32_t scan_cfg_preds(struct scan_cfg *c, uint64_t addr, uint64_t *from, uint3
 		from[n++] = c->insns[pb->first + pb->n - 1].addr;
 	}
 	return n;
+}
+
+static bool in_ranges(const struct scan_range *r, uint32_t nr, uint64_t a)
+{
+	for (uint32_t k = 0; k < nr; k++)
+		if (a >= r[k].lo && a < r[k].hi)
+			return true;
+	return false;
+}
+
+uint32_t scan_cfg_only_after(struct scan_cfg *c, uint64_t addr, const struct scan_range *r,
+			     uint32_t nr, struct scan_range *out, uint32_t max)
+{
+	uint32_t st[8], sp = 0, n = 0, nb = 0, i = c->state > 0 ? find_insn(c, addr) : NONE;
+
+	if (i == NONE)
+		return 0;
+	for (; nb < 8; nb++) {
+		const struct cfg_block *bl = &c->blocks[c->insns[i].blk];
+		uint32_t j = i, end = bl->first + bl->n;
+
+		while (j < end && in_ranges(r, nr, c->insns[j].addr))
+			j++;
+		if (j > i && n < max) {
+			out[n].lo = c->insns[i].addr;
+			out[n++].hi = c->insns[j - 1].addr + c->insns[j - 1].len;
+		}
+		/* on into the blocks only this one enters */
+		for (uint32_t k = 0; j == end && k < bl->nsucc && sp < 8; k++) {
+			uint32_t s = c->succs[bl->succ + k];
+			const struct cfg_block *t = &c->blocks[s & ~BACK];
+
+			if (!(s & BACK) && t->npred == 1 && !t->root && !t->dead)
+				st[sp++] = t->first;
+		}
+		if (!sp || n == max)
+			break;
+		i = st[--sp];
+	}
+	return n;
+}
+
+static bool row_of(struct scan_cfg *c, uint32_t i, struct cfg_row *r);
+
+/* The last instruction of block b that is not a jump on: what the way
+ * out of b did last (NONE if b is only a jump). */
+static uint32_t last_work(const struct scan_cfg *c, uint32_t b)
+{
+	const struct cfg_block *bl = &c->blocks[b];
+	uint32_t i = bl->first + bl->n - 1;
+
+	if (c->insns[i].flow == BTFI_FLOW_JUMP)
+		return i > bl->first ? i - 1 : NONE;
+	return i;
+}
+
+bool scan_cfg_cross_jump(struct scan_cfg *c, Dwarf_Die *cu, uint64_t addr,
+			 const struct scan_range *r, uint32_t nr)
+{
+	uint32_t i = c->state > 0 && cu ? find_insn(c, addr) : NONE, b, t, lj, li;
+	const struct cfg_block *bl, *tb;
+	struct cfg_row rj, ri;
+
+	if (i == NONE)
+		return false;
+	b = c->insns[i].blk;
+	bl = &c->blocks[b];
+	if (i != bl->first + bl->n - 1 || bl->nsucc != 1 || (c->succs[bl->succ] & BACK))
+		return false;
+	t = c->succs[bl->succ];
+	tb = &c->blocks[t];
+	c->cu = cu;
+	if (!in_ranges(r, nr, c->insns[tb->first].addr) || (lj = last_work(c, b)) == NONE ||
+	    !row_of(c, lj, &rj) || !rj.line)
+		return false;
+	for (uint32_t k = 0; k < tb->npred; k++) {
+		uint32_t q = c->preds[tb->pred + k];
+
+		if (q == b || (li = last_work(c, q)) == NONE ||
+		    !in_ranges(r, nr, c->insns[li].addr) || !row_of(c, li, &ri))
+			continue;
+		if (ri.line == rj.line && ri.col == rj.col && !strcmp(ri.file, rj.file) &&
+		    insn_writes(c, li) == insn_writes(c, lj) && insn_writes(c, lj))
+			return true;
+	}
+	return false;
 }
 
 /* The instruction at addr decoded again, for btfi_insn_*()'s questions
@@ -2130,12 +2222,6 @@ static uint32_t rotated_first(struct scan_cfg *c, uint32_t e, uint32_t stamp, ui
 
 /* The line-table row instruction i lies in: its file, line and column,
  * whether the row starts at i and is a statement; false without one. */
-struct cfg_row {
-	const char *file;
-	int line, col;
-	bool starts, stmt;
-};
-
 static bool row_of(struct scan_cfg *c, uint32_t i, struct cfg_row *r)
 {
 	Dwarf_Line *l = c->cu ? dwarf_getsrc_die(c->cu, c->insns[i].addr) : NULL;

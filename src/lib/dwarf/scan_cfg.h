@@ -78,6 +78,22 @@ uint32_t scan_cfg_preds(struct scan_cfg *c, uint64_t addr, uint64_t *from, uint3
  * predecessors, or a jump target the function's entry also falls into)?
  * False where the control flow is unknown. */
 bool scan_cfg_is_join(struct scan_cfg *c, uint64_t addr);
+/* Where the code runs only after the instruction at addr, within one
+ * pass, inside ranges r[0..nr): from addr on in its block, then into the
+ * blocks whose one way in is from there (no loop's back edge), each span
+ * ending where the code leaves r. Spans [lo, hi) into out[0..max); how
+ * many (0 where the control flow is unknown). Few blocks are followed. */
+uint32_t scan_cfg_only_after(struct scan_cfg *c, uint64_t addr, const struct scan_range *r,
+			     uint32_t nr, struct scan_range *out, uint32_t max);
+/* Is the way in at addr (outside the instance's ranges r[0..nr)) a tail
+ * the compiler shares with another call (cross-jumping)? Its one way on
+ * lands at a join of the instance's code where the instance's own way
+ * there ends with an instruction of the same row (file, line, column)
+ * that writes the same registers as the last one before addr: two paths
+ * that set up the same statement differently, then one tail. Needs the
+ * line table of cu (NULL: false). */
+bool scan_cfg_cross_jump(struct scan_cfg *c, Dwarf_Die *cu, uint64_t addr,
+			 const struct scan_range *r, uint32_t nr);
 /* Does the instruction at addr set DWARF register reg to a constant?
  * (btfi_insn_const()) */
 bool scan_cfg_const(struct scan_cfg *c, uint64_t addr, uint32_t reg, uint64_t *val, bool *pcrel);

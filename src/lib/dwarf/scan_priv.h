@@ -76,6 +76,10 @@ struct scan_priv {
 	Dwarf_Off *poffs;		uint32_t npoffs, poffs_cap;
 	struct u64map types;		/* type DIE offset -> size | signed << 31 */
 	struct u64map taken;		/* func << 32 ^ probe address -> site (per-call) */
+	/* per-call, the function walked: where each probe of an instance
+	 * is the last one of its function run (drop_others_ways()) */
+	struct scan_span { uint64_t lo, hi; uint32_t func, site; } *spans;
+	uint32_t nspans, spans_cap;
 	uint32_t *fidx;			/* (name, param names) -> func */
 	uint64_t *fhash;
 	uint32_t fcap, nfslots;
