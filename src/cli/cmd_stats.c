@@ -152,6 +152,7 @@ static void print_json(const char *path, const struct btfi_stats *st, uint32_t m
 		jw_uint_field(&w, "join_view", s->probe.join_view);
 		jw_uint_field(&w, "unshared", s->probe.unshared);
 		jw_uint_field(&w, "others_ways", s->probe.others_ways);
+		jw_uint_field(&w, "back_moved", s->probe.back_moved);
 		jw_uint_field(&w, "loop_changed", s->probe.loop_changed);
 		jw_end_object(&w);
 	}
@@ -267,6 +268,7 @@ static void print_table(const char *path, const struct btfi_stats *st, uint32_t 
 		row("  locations only views give, at a join: not taken", s->probe.join_view, 0);
 		row("  moved off another call's probe", s->probe.unshared, 0);
 		row("  ways dropped: another call's code", s->probe.others_ways, 0);
+		row("  moved off a call's own back edge", s->probe.back_moved, 0);
 		row("  postloop: locations the loop changes, not taken", s->probe.loop_changed, 0);
 	}
 	/* not instances: out-of-line entries the calling convention misreads */

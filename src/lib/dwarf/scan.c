@@ -1932,6 +1932,7 @@ static int do_inline(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
 			s->probe.views += ch.views;
 			s->probe.nop_skipped += ch.nop_skipped;
 			s->probe.refused_moved += ch.refused_moved;
+			s->probe.back_moved += ch.back_moved;
 		}
 	}
 	if (ri.any && ri.has_entry) {

@@ -192,6 +192,8 @@ struct btfi_scan {
 		uint32_t join_view;		/* locations only views give, at a join:
 						 * not taken */
 		uint32_t unshared;		/* moved off another call's probe of the function */
+		uint32_t back_moved;		/* an entry the call's own code reaches over a
+						 * back edge: its other ways in instead */
 		uint32_t others_ways;		/* extra ways dropped: another call's code after
 						 * its probe (scan.c drop_others_ways()) */
 		uint32_t loop_changed;		/* postloop: locations the loop may change,

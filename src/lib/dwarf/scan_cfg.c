@@ -2938,6 +2938,86 @@ static bool view_elsewhere(struct scan_cfg *c, uint32_t from, uint32_t mi, const
 	return false;
 }
 
+/* Is block b all the instance's code? */
+static bool all_inst(const struct scan_cfg *c, uint32_t b, uint32_t stamp)
+{
+	const struct cfg_block *bl = &c->blocks[b];
+
+	for (uint32_t i = bl->first; i < bl->first + bl->n; i++)
+		if (c->imark[i] != stamp)
+			return false;
+	return true;
+}
+
+/* Does the instance's code from x on flow into y's block over a back
+ * edge, every block on the way the instance's own (a jump inside one
+ * call, not a new pass)? Marks the blocks it walks with the returned
+ * stamp (0: no). */
+static uint32_t back_within(struct scan_cfg *c, uint32_t x, uint32_t y, uint32_t stamp)
+{
+	uint32_t sp = 0, n = 0, mark = ++c->stamp, yb = c->insns[y].blk;
+	bool back = false;
+
+	if (c->blocks[yb].first != y || !all_inst(c, c->insns[x].blk, stamp))
+		return 0;
+	c->work[sp++] = c->insns[x].blk;
+	c->blocks[c->insns[x].blk].seen = mark;
+	while (sp && n++ < 16) {
+		const struct cfg_block *bl = &c->blocks[c->work[--sp]];
+
+		for (uint32_t k = 0; k < bl->nsucc; k++) {
+			uint32_t s = c->succs[bl->succ + k], t = s & ~BACK;
+
+			if (t == yb) {
+				back |= !!(s & BACK);
+				continue;
+			}
+			if (c->blocks[t].seen == mark || !all_inst(c, t, stamp))
+				continue;
+			c->blocks[t].seen = mark;
+			c->work[sp++] = t;
+		}
+	}
+	return back ? mark : 0;
+}
+
+/*
+ * Two entries where one call's code runs from x into y over a back edge
+ * (GCC's jsonParseFuncArg: `goto rebuild_from_cache` makes a loop whose
+ * head is sqlite3DbMallocZero's memset part 0x5a1c1; the rebuild call
+ * enters at the DbMallocRawNN call 0x5a2f5, which jumps back to the
+ * memset): the walks within one pass do not see it, and each such call
+ * meets both. y's other ways in are probed instead: the blocks of the
+ * instance's own code that lead to y and that x's walk does not reach
+ * (the first call's `db == 0` path, 0x5a1ab), at their first
+ * instruction. NONE where such a way is not the instance's code alone.
+ */
+static uint32_t y_other_ways(struct scan_cfg *c, uint32_t y, uint32_t wmark, uint32_t stamp,
+			     const uint32_t *pre, uint32_t nent, uint32_t *out, uint32_t max)
+{
+	const struct cfg_block *yb = &c->blocks[c->insns[y].blk];
+	uint32_t n = 0, q, k, j;
+
+	if (yb->root)
+		return NONE;
+	/* (the walks below use seen: wmark's marks are read first) */
+	for (k = 0; k < yb->npred; k++) {
+		q = c->preds[yb->pred + k];
+		if (c->blocks[q].seen == wmark || c->blocks[q].dead)
+			continue;
+		if (!all_inst(c, q, stamp) || c->blocks[q].root || n == max ||
+		    inner_loop(c, q, stamp) != NONE)
+			return NONE;
+		out[n++] = c->blocks[q].first;
+	}
+	/* each a way of its own: no other entry's pass runs it */
+	for (k = 0; k < n; k++)
+		for (j = 0; j < nent; j++)
+			if (pre[j] == out[k] || (pre[j] != y && reaches(c, pre[j], out[k], stamp, 0)))
+				return NONE;
+	return n;
+}
+
 void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t nr,
 		      const uint64_t *vp, uint32_t nvp, uint64_t marker, bool has_marker,
 		      uint64_t fallback, bool refuse, Dwarf_Die *cu, Dwarf_Die *inst,
@@ -3212,6 +3292,27 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 		ent[k] = settle(c, pre[k], out, refuse);
 		out->views++;
 	}
+	/* one call's code from one entry back into another */
+	for (k = 0; k < nent; k++)
+		for (i = 0; i < nent; i++) {
+			uint32_t w, o[4], no;
+
+			if (i == k || pre[i] == pre[k] ||
+			    !(w = back_within(c, pre[k], pre[i], stamp)))
+				continue;
+			no = y_other_ways(c, pre[i], w, stamp, pre, nent, o, 4);
+			if (no == NONE || nent - 1 + no > SCAN_CFG_MAX_ENTRIES)
+				continue;
+			out->back_moved = true;
+			pre[i] = pre[--nent];
+			ent[i] = ent[nent];
+			for (uint32_t j = 0; j < no; j++, nent++) {
+				pre[nent] = o[j];
+				ent[nent] = settle(c, o[j], out, refuse);
+			}
+			k = nent;	/* once per instance */
+			break;
+		}
 	fi = find_insn(c, fallback);
 	if (nent > 1)
 		out->how = BTFI_PROBE_HOW_MULTI;
