@@ -153,6 +153,7 @@ static void print_json(const char *path, const struct btfi_stats *st, uint32_t m
 		jw_uint_field(&w, "unshared", s->probe.unshared);
 		jw_uint_field(&w, "others_ways", s->probe.others_ways);
 		jw_uint_field(&w, "back_moved", s->probe.back_moved);
+		jw_uint_field(&w, "cut", s->probe.cut);
 		jw_uint_field(&w, "loop_changed", s->probe.loop_changed);
 		jw_end_object(&w);
 	}
@@ -269,6 +270,7 @@ static void print_table(const char *path, const struct btfi_stats *st, uint32_t 
 		row("  moved off another call's probe", s->probe.unshared, 0);
 		row("  ways dropped: another call's code", s->probe.others_ways, 0);
 		row("  moved off a call's own back edge", s->probe.back_moved, 0);
+		row("  at a cut past a join an edge enters", s->probe.cut, 0);
 		row("  postloop: locations the loop changes, not taken", s->probe.loop_changed, 0);
 	}
 	/* not instances: out-of-line entries the calling convention misreads */

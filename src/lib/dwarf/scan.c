@@ -1933,6 +1933,7 @@ static int do_inline(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
 			s->probe.nop_skipped += ch.nop_skipped;
 			s->probe.refused_moved += ch.refused_moved;
 			s->probe.back_moved += ch.back_moved;
+			s->probe.cut += ch.cut;
 		}
 	}
 	if (ri.any && ri.has_entry) {

@@ -194,6 +194,8 @@ struct btfi_scan {
 		uint32_t unshared;		/* moved off another call's probe of the function */
 		uint32_t back_moved;		/* an entry the call's own code reaches over a
 						 * back edge: its other ways in instead */
+		uint32_t cut;			/* probed at a cut further in (a join an edge
+						 * enters: scan_cfg.c cut_at_join()) */
 		uint32_t others_ways;		/* extra ways dropped: another call's code after
 						 * its probe (scan.c drop_others_ways()) */
 		uint32_t loop_changed;		/* postloop: locations the loop may change,

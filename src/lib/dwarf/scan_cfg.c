@@ -3018,6 +3018,143 @@ static uint32_t y_other_ways(struct scan_cfg *c, uint32_t y, uint32_t wmark, uin
 	return n;
 }
 
+static bool back_edge(const struct scan_cfg *c, uint32_t q, uint32_t b)
+{
+	const struct cfg_block *qb = &c->blocks[q];
+
+	for (uint32_t k = 0; k < qb->nsucc; k++)
+		if (c->succs[qb->succ + k] == (b | BACK))
+			return true;
+	return false;
+}
+
+/* Does the code at addr evaluate the call's arguments: its line-table row
+ * is the instance's call line, or an inlined subroutine holding addr is
+ * called from that line and file (a nested call in the argument list)?
+ * Needs the line table (cu) and the instance's DIE. */
+static bool at_call_line(struct scan_cfg *c, uint32_t i)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word cl, cf, l, f;
+	Dwarf_Die *sc = NULL;
+	struct cfg_row r;
+	bool yes = false;
+	int n;
+
+	if (!c->cu || !c->inst ||
+	    dwarf_formudata(dwarf_attr(c->inst, DW_AT_call_line, &a), &cl) ||
+	    dwarf_formudata(dwarf_attr(c->inst, DW_AT_call_file, &a), &cf))
+		return false;
+	if (row_of(c, i, &r) && r.line > 0 && (Dwarf_Word)r.line == cl)
+		return true;
+	n = dwarf_getscopes(c->cu, c->insns[i].addr, &sc);
+	for (int k = 0; k < n && !yes; k++)
+		yes = dwarf_tag(&sc[k]) == DW_TAG_inlined_subroutine &&
+		      dwarf_dieoffset(&sc[k]) != dwarf_dieoffset(c->inst) &&
+		      !dwarf_formudata(dwarf_attr(&sc[k], DW_AT_call_line, &a), &l) && l == cl &&
+		      !dwarf_formudata(dwarf_attr(&sc[k], DW_AT_call_file, &a), &f) && f == cf;
+	free(sc);
+	return yes;
+}
+
+/*
+ * A join j of the body that a way from outside enters by an edge (a
+ * branch of the caller's: no address of its own) while the body's code
+ * before it also leads there, or past it: no way into the body runs once
+ * per call, but a cut further in may. The instance's blocks that lead to
+ * j ("before"), and the first blocks of the instance's code on the ways
+ * from them that do not lead to j (the "frontier": entered only from
+ * before-blocks or from outside): each call passes j or one frontier
+ * block, once (a block that cannot reach j is never left for one that
+ * can). Taken only if every way on from a before-block is the instance's
+ * (no call leaves without passing the cut), the cut is outside the
+ * body's own loops, and every entry found so far lies in it or before
+ * it. clang's insertElement in sqlite3HashInsert: pH->ht == NULL jumps
+ * (0x5cb01, the caller's test) to the `else` arm of `if( pHead )`,
+ * which the empty-bucket and pHead == NULL paths also reach: the cut is
+ * that arm and the `pHead` arm 0x5cb2f. clang's sqlite3Strlen30 at 162384:
+ * the strlen 0x5fff4 and the `z == 0` test's other way, the lone `jmp`
+ * of the folded `return 0`. Into out[0..max): j first; how many (0: no
+ * cut).
+ */
+static uint32_t cut_at_join(struct scan_cfg *c, uint32_t j, uint32_t stamp, const uint32_t *pre,
+			    uint32_t nent, uint32_t *out, uint32_t max)
+{
+	uint32_t jb = c->insns[j].blk, sp = 0, n = 0, nb = 0, before = ++c->stamp, front;
+	bool jwork = false;
+
+	if (c->blocks[jb].first != j || inner_loop(c, jb, stamp) != NONE || !max)
+		return 0;
+	c->work[sp++] = jb;
+	while (sp) {
+		uint32_t b = c->work[--sp];
+		const struct cfg_block *bl = &c->blocks[b];
+
+		for (uint32_t k = 0; k < bl->npred; k++) {
+			uint32_t q = c->preds[bl->pred + k];
+			struct cfg_block *qb = &c->blocks[q];
+
+			if (q == jb || qb->seen == before || qb->dead ||
+			    c->imark[qb->first + qb->n - 1] != stamp || back_edge(c, q, b))
+				continue;	/* outside: a way in */
+			if (++nb > 256)
+				return 0;
+			qb->seen = before;
+			c->work[sp++] = q;
+		}
+	}
+	if (!nb)
+		return 0;
+	/* a way from outside into j is a call's when it is the call's own
+	 * argument code, or j does the body's work (a call, a load, a
+	 * store): a j that only sets registers may be the caller's value
+	 * too (clang's sqlite3ArrayAllocate jumps from its `(n & (n-1)) ==
+	 * 0` test, line 131092, to sqlite3DbRealloc's `return p`, `mov
+	 * %rbp,%rax; jmp`, which is the no-grow path's `pNew = pArray`) */
+	for (uint32_t i = j; i < c->blocks[jb].first + c->blocks[jb].n && !jwork; i++)
+		jwork = c->imark[i] == stamp && work_insn(&c->insns[i]) && !reg_only(c, i);
+	for (uint32_t k = 0; k < c->blocks[jb].npred && !jwork; k++) {
+		const struct cfg_block *qb = &c->blocks[c->preds[c->blocks[jb].pred + k]];
+		uint32_t lq = qb->first + qb->n - 1;
+
+		if (qb->seen != before && !qb->dead && c->imark[lq] != stamp && !at_call_line(c, lq))
+			return 0;
+	}
+	front = ++c->stamp;
+	out[n++] = j;
+	for (uint32_t b = 0; b < c->nblocks; b++) {
+		const struct cfg_block *bl = &c->blocks[b];
+
+		if (bl->seen != before)
+			continue;
+		for (uint32_t k = 0; k < bl->nsucc; k++) {
+			uint32_t s = c->succs[bl->succ + k];
+			struct cfg_block *sb = &c->blocks[s & ~BACK];
+
+			if (s == jb || (!(s & BACK) && sb->seen == before) || sb->lseen == front)
+				continue;
+			if ((s & BACK) || c->imark[sb->first] != stamp || sb->root ||
+			    inner_loop(c, s, stamp) != NONE || n == max)
+				return 0;
+			for (uint32_t m = 0; m < sb->npred; m++) {
+				const struct cfg_block *pb = &c->blocks[c->preds[sb->pred + m]];
+
+				if (pb->seen != before && c->imark[pb->first + pb->n - 1] == stamp)
+					return 0;
+			}
+			sb->lseen = front;
+			out[n++] = sb->first;
+		}
+	}
+	for (uint32_t k = 0; k < nent; k++) {
+		const struct cfg_block *pb = &c->blocks[c->insns[pre[k]].blk];
+
+		if (c->insns[pre[k]].blk != jb && pb->seen != before && pb->lseen != front)
+			return 0;
+	}
+	return n;
+}
+
 void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t nr,
 		      const uint64_t *vp, uint32_t nvp, uint64_t marker, bool has_marker,
 		      uint64_t fallback, bool refuse, Dwarf_Die *cu, Dwarf_Die *inst,
@@ -3026,7 +3163,8 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 	uint32_t stamp, i, k, mi = NONE, fi, ent[SCAN_CFG_MAX_ENTRIES], pre[SCAN_CFG_MAX_ENTRIES], nent;
 	uint32_t first[SCAN_CFG_MAX_ENTRIES], nfirst;	/* first_ones()' */
 	uint16_t D = 0;
-	bool any = false, preloop = false, again;
+	bool any = false, preloop = false, again, cut = false;
+	uint32_t ct[SCAN_CFG_MAX_ENTRIES];	/* cut_at_join()'s */
 	uint32_t nrepl = 0, ms = NONE;	/* ms: the marker's other exit */
 
 	memset(out, 0, sizeof(*out));
@@ -3210,6 +3348,19 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 					again = true;
 					continue;
 				}
+				/* the later one is a join an edge also enters:
+				 * a cut further in (cut_at_join()) */
+				if (drop == i && some && mi == NONE && ms == NONE && !cut &&
+				    (x = cut_at_join(c, pre[i], stamp, pre, nent, ct,
+						     SCAN_CFG_MAX_ENTRIES))) {
+					for (nent = 0; nent < x; nent++) {
+						pre[nent] = ct[nent];
+						ent[nent] = settle(c, ct[nent], out, refuse);
+					}
+					cut = out->cut = true;
+					again = true;
+					continue;
+				}
 				ent[drop] = ent[--nent];
 				pre[drop] = pre[nent];
 				again = true;
@@ -3220,7 +3371,7 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 	 * or a lone jump out that is all the instance has there (lone_jump():
 	 * the call folded to going on); or, beside a marker, a test of the
 	 * body's own (own_decision()) */
-	if (nent > 1) {
+	if (nent > 1 && !cut) {
 		uint32_t keep = 0;
 
 		for (k = 0; k < nent; k++)

@@ -30,6 +30,8 @@ struct scan_cfg_choice {
 	bool refused_moved;	/* moved off an instruction uprobes refuse */
 	bool back_moved;	/* an entry one call's code reaches over a back
 				 * edge replaced by its other ways in */
+	bool cut;		/* a join an edge enters, and the frontier before
+				 * it, instead of the ways in (cut_at_join()) */
 	/* The addresses are a loop's exits (BTFI_PROBE_HOW_POSTLOOP): the
 	 * parameters are where they are at locs_at, the loop's way in, if
 	 * nothing in locs_kill (btfi_insn_writes() bits: what the loop and
