@@ -3133,13 +3133,18 @@ static uint32_t cut_at_join(struct scan_cfg *c, uint32_t j, uint32_t stamp, cons
 
 			if (s == jb || (!(s & BACK) && sb->seen == before) || sb->lseen == front)
 				continue;
-			if ((s & BACK) || c->imark[sb->first] != stamp || sb->root ||
-			    inner_loop(c, s, stamp) != NONE || n == max)
+			if ((s & BACK) || sb->root || sb->dead || inner_loop(c, s, stamp) != NONE ||
+			    n == max)
 				return 0;
+			/* entered only from before-blocks, or from outside into the
+			 * instance's code (a way in of its own); the caller's code
+			 * after the body (clang merged its tail with the caller's)
+			 * only from before-blocks */
 			for (uint32_t m = 0; m < sb->npred; m++) {
 				const struct cfg_block *pb = &c->blocks[c->preds[sb->pred + m]];
 
-				if (pb->seen != before && c->imark[pb->first + pb->n - 1] == stamp)
+				if (pb->seen != before && (c->imark[sb->first] != stamp ||
+							   c->imark[pb->first + pb->n - 1] == stamp))
 					return 0;
 			}
 			sb->lseen = front;
