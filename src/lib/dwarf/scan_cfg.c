@@ -1837,23 +1837,34 @@ static bool must_reach(struct scan_cfg *c, uint32_t a, uint32_t b, uint32_t stam
 
 /* The ways into e's block that x does not reach, when each is a block
  * whose only successor is e's (not a back edge): their last instructions
- * in out[], their number; 0 if there is none, e does not start its block,
- * one of them is a branch (an edge, no address of its own), or x's block
+ * in out[], their number; 0 if there is none, e does not start its block
+ * (`mid`: or the instance's code does not begin it), one of them is a
+ * branch (an edge, no address of its own), or x's block
  * ends in a branch of the caller's (x is code hoisted above it, not the
  * call's own decision). A join both reach is no way in of either: GCC's
  * tail duplication (sqlite3VdbeSerialTypeLen's integer path reloads
  * serial_type and falls into the table lookup the entry's `>= 128` test
  * also jumps to) and a shared result (sqlite3_column_text's `return 0`). */
 static uint32_t bypass_preds(struct scan_cfg *c, uint32_t x, uint32_t e, uint32_t stamp,
-			     uint16_t D, uint32_t *out, uint32_t max)
+			     uint16_t D, bool mid, uint32_t *out, uint32_t max)
 {
 	const struct cfg_block *eb = &c->blocks[c->insns[e].blk];
 	const struct cfg_block *xb = &c->blocks[c->insns[x].blk];
 	uint32_t lx = xb->first + xb->n - 1, n = 0;
 
-	if (eb->first != e ||
-	    (c->insns[lx].flow == BTFI_FLOW_CJUMP && c->imark[lx] != stamp))
+	if (c->insns[lx].flow == BTFI_FLOW_CJUMP && c->imark[lx] != stamp)
 		return 0;
+	/* e starts its block, or, without a marker, only the caller's code
+	 * runs before it there (the call's argument setup at a join: clang's
+	 * sqlite3ViewGetColumnNames in selectExpander, `mov 0x8(%rsp),%rdi`
+	 * at 0xa174f before the instance's 0xa1754; GCC's marker elsewhere:
+	 * get_lbr_cycles in intel_pmu_store_lbr then took code of the loop's
+	 * preheader and of another instance) */
+	if (eb->first != e && !mid)
+		return 0;
+	for (uint32_t i = eb->first; i < e; i++)
+		if (c->imark[i] == stamp)
+			return 0;
 	for (uint32_t k = 0; k < eb->npred; k++) {
 		uint32_t q = c->preds[eb->pred + k], lq;
 		const struct cfg_block *qb = &c->blocks[q];
@@ -3304,7 +3315,7 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 				/* a later one only some of the earlier's paths meet, also
 				 * entered past the earlier: probe those other ways in */
 				if (some && nrepl < 16) {
-					uint32_t bp[4], nb = bypass_preds(c, ent[k], ent[i], stamp, D, bp, 4);
+					uint32_t bp[4], nb = bypass_preds(c, ent[k], ent[i], stamp, D, mi == NONE, bp, 4);
 
 					if (nb && nent - 1 + nb <= SCAN_CFG_MAX_ENTRIES) {
 						if (ent[i] == mi)
