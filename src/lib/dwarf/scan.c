@@ -513,12 +513,7 @@ static void die_entry_pc(Dwarf_Die *die, struct ranges_info *ri)
 
 static bool in_ranges(const struct scan_priv *p, uint64_t addr)
 {
-	uint32_t i;
-
-	for (i = 0; i < p->nranges; i++)
-		if (addr >= p->ranges[i].lo && addr < p->ranges[i].hi)
-			return true;
-	return false;
+	return scan_ranges_hold(p->ranges, p->nranges, addr);
 }
 
 static bool at_range_end(const struct scan_priv *p, uint64_t addr)
@@ -1993,7 +1988,9 @@ static int do_inline(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
 
 			if ((err = u64map_put(&p->taken, (uint64_t)o->func << 32 ^ a, si)))
 				return err;
-			if (p->cfg && !(s->sites[si].flags & BTFI_SITE_SPLIT))
+			/* (only drop_others_ways() reads them, and only for
+			 * BTFI_SITE_JUMP_IN ways, which need the line table) */
+			if (p->cfg && lines_cu(p) && !(s->sites[si].flags & BTFI_SITE_SPLIT))
 				nsp = scan_cfg_only_after(p->cfg, a, p->ranges, p->nranges, sp, 8);
 			if (GROW(p->spans, p->spans_cap, p->nspans + nsp))
 				return -ENOMEM;

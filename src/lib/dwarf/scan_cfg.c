@@ -1004,14 +1004,6 @@ uint32_t scan_cfg_preds(struct scan_cfg *c, uint64_t addr, uint64_t *from, uint3
 	return n;
 }
 
-static bool in_ranges(const struct scan_range *r, uint32_t nr, uint64_t a)
-{
-	for (uint32_t k = 0; k < nr; k++)
-		if (a >= r[k].lo && a < r[k].hi)
-			return true;
-	return false;
-}
-
 uint32_t scan_cfg_only_after(struct scan_cfg *c, uint64_t addr, const struct scan_range *r,
 			     uint32_t nr, struct scan_range *out, uint32_t max)
 {
@@ -1023,7 +1015,7 @@ uint32_t scan_cfg_only_after(struct scan_cfg *c, uint64_t addr, const struct sca
 		const struct cfg_block *bl = &c->blocks[c->insns[i].blk];
 		uint32_t j = i, end = bl->first + bl->n;
 
-		while (j < end && in_ranges(r, nr, c->insns[j].addr))
+		while (j < end && scan_ranges_hold(r, nr, c->insns[j].addr))
 			j++;
 		if (j > i && n < max) {
 			out[n].lo = c->insns[i].addr;
@@ -1074,14 +1066,14 @@ bool scan_cfg_cross_jump(struct scan_cfg *c, Dwarf_Die *cu, uint64_t addr,
 	t = c->succs[bl->succ];
 	tb = &c->blocks[t];
 	c->cu = cu;
-	if (!in_ranges(r, nr, c->insns[tb->first].addr) || (lj = last_work(c, b)) == NONE ||
+	if (!scan_ranges_hold(r, nr, c->insns[tb->first].addr) || (lj = last_work(c, b)) == NONE ||
 	    !row_of(c, lj, &rj) || !rj.line)
 		return false;
 	for (uint32_t k = 0; k < tb->npred; k++) {
 		uint32_t q = c->preds[tb->pred + k];
 
 		if (q == b || (li = last_work(c, q)) == NONE ||
-		    !in_ranges(r, nr, c->insns[li].addr) || !row_of(c, li, &ri))
+		    !scan_ranges_hold(r, nr, c->insns[li].addr) || !row_of(c, li, &ri))
 			continue;
 		if (ri.line == rj.line && ri.col == rj.col && !strcmp(ri.file, rj.file) &&
 		    insn_writes(c, li) == insn_writes(c, lj) && insn_writes(c, lj))

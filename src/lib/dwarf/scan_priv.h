@@ -34,6 +34,15 @@ struct scan_range {
 	uint64_t lo, hi;
 };
 
+/* Does one of r[0..n) hold a? */
+static inline bool scan_ranges_hold(const struct scan_range *r, uint32_t n, uint64_t a)
+{
+	for (uint32_t k = 0; k < n; k++)
+		if (a >= r[k].lo && a < r[k].hi)
+			return true;
+	return false;
+}
+
 struct scan_xedge {		/* a jump the code does not show (scan_kflow.c) */
 	uint64_t from, to;
 };
