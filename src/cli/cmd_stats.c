@@ -60,6 +60,8 @@ static void print_sites(const struct btfi_scan *s)
 		       (unsigned long long)(site->addr - site->caller_addr),
 		       site->call_file ? site->call_file : "?", site->call_line,
 		       site->depth, site->shndx);
+		if (site->cond)		/* a branch of the caller's: when it goes in */
+			printf(" cond %u:", site->cond - 1);
 		for (uint32_t j = 0; j < site->nlocs; j++) {
 			const struct btfi_param *p = &s->params[f->first_param + j];
 			const struct btfi_loc *l = &s->locs[site->first_loc + j];
@@ -154,6 +156,7 @@ static void print_json(const char *path, const struct btfi_stats *st, uint32_t m
 		jw_uint_field(&w, "others_ways", s->probe.others_ways);
 		jw_uint_field(&w, "back_moved", s->probe.back_moved);
 		jw_uint_field(&w, "cut", s->probe.cut);
+		jw_uint_field(&w, "edges", s->probe.edges);
 		jw_uint_field(&w, "loop_changed", s->probe.loop_changed);
 		jw_end_object(&w);
 	}
@@ -271,6 +274,7 @@ static void print_table(const char *path, const struct btfi_stats *st, uint32_t 
 		row("  ways dropped: another call's code", s->probe.others_ways, 0);
 		row("  moved off a call's own back edge", s->probe.back_moved, 0);
 		row("  at a cut past a join an edge enters", s->probe.cut, 0);
+		row("  sites on a caller's branch into the body", s->probe.edges, 0);
 		row("  postloop: locations the loop changes, not taken", s->probe.loop_changed, 0);
 	}
 	/* not instances: out-of-line entries the calling convention misreads */

@@ -72,6 +72,21 @@ static uint8_t flow(const cs_insn *in, uint64_t *target)
 	return BTFI_FLOW_NEXT;
 }
 
+/* capstone's conditional jumps on EFLAGS -> x86 condition code */
+static int8_t cond_code(unsigned id)
+{
+	static const uint16_t jcc[16] = {
+		X86_INS_JO, X86_INS_JNO, X86_INS_JB, X86_INS_JAE, X86_INS_JE, X86_INS_JNE,
+		X86_INS_JBE, X86_INS_JA, X86_INS_JS, X86_INS_JNS, X86_INS_JP, X86_INS_JNP,
+		X86_INS_JL, X86_INS_JGE, X86_INS_JLE, X86_INS_JG,
+	};
+
+	for (int8_t k = 0; k < 16; k++)
+		if (jcc[k] == id)
+			return k;
+	return -1;
+}
+
 int btfi_insn_decode(struct btfi_insn_dec *d, const uint8_t *code, size_t len, uint64_t addr,
 		     struct btfi_insn *out)
 {
@@ -80,13 +95,14 @@ int btfi_insn_decode(struct btfi_insn_dec *d, const uint8_t *code, size_t len, u
 	uint64_t a = addr;
 	const cs_x86 *x;
 
-	*out = (struct btfi_insn){ 0 };
+	*out = (struct btfi_insn){ .cc = -1 };
 	if (!cs_disasm_iter(d->h, &p, &n, &a, d->insn))
 		return -EINVAL;
 	x = &d->insn->detail->x86;
 	out->len = d->insn->size;
 	out->nop = d->insn->id == X86_INS_NOP;
 	out->flow = flow(d->insn, &out->target);
+	out->cc = out->flow == BTFI_FLOW_CJUMP ? cond_code(d->insn->id) : -1;
 	out->ret = in_group(d->insn->detail, CS_GRP_RET);
 	if (x->prefix[0] == X86_PREFIX_LOCK)
 		out->uprobe_refusal = "lock prefix";

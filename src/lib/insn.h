@@ -42,6 +42,10 @@ struct btfi_insn {
 	/* Why x86 uprobes refuse it (arch/x86/kernel/uprobes.c, is_prefix_bad:
 	 * ES/CS/DS/SS segment-override and LOCK prefixes), NULL if they take it. */
 	const char *uprobe_refusal;
+	/* A CJUMP on EFLAGS: its condition code (the low nibble of opcode
+	 * 0x7X / 0x0f 0x8X: 0 o, 1 no, 2 b, ... 15 g); -1 otherwise (jrcxz,
+	 * loop: they test %rcx, not flags). */
+	int8_t cc;
 };
 
 /* 0 or -ENOMEM/-EINVAL (capstone could not start). */

@@ -1814,6 +1814,22 @@ static int loop_exit_locs(struct btfi_scan *s, struct scan_priv *p, const struct
 	return 0;
 }
 
+/* A site on a branch of the caller's (ch->cond[k]): the locations where
+ * it goes, ch->at[k]; the branch changes nothing else. */
+static int edge_locs(struct btfi_scan *s, struct scan_priv *p, const struct walk_ctx *ctx,
+		     Dwarf_Die *die, const struct ranges_info *ri, const struct scan_origin *o,
+		     uint32_t si, const struct scan_cfg_choice *ch, uint32_t k)
+{
+	uint64_t addr = s->sites[si].addr;
+	int err;
+
+	s->sites[si].addr = ch->at[k];
+	err = site_locs(s, p, ctx, die, ri, o, si);
+	s->sites[si].addr = addr;
+	s->sites[si].cond = ch->cond[k];
+	return err;
+}
+
 /* A new site for instance `from` (or a fresh one if from == NO_IDX), its
  * locations unset. */
 static int new_site(struct btfi_scan *s, struct scan_priv *p, const struct btfi_func *f,
@@ -1929,6 +1945,7 @@ static int do_inline(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
 			s->probe.refused_moved += ch.refused_moved;
 			s->probe.back_moved += ch.back_moved;
 			s->probe.cut += ch.cut;
+			s->probe.edges += ch.edges;
 		}
 	}
 	if (ri.any && ri.has_entry) {
@@ -1954,6 +1971,7 @@ static int do_inline(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
 		f->nsites_noaddr++;
 
 	err = ch.locs_at ? loop_exit_locs(s, p, ctx, die, &ri, o, si, &ch) :
+	      ch.n && ch.cond[0] ? edge_locs(s, p, ctx, die, &ri, o, si, &ch, 0) :
 	      site->addr ? site_locs(s, p, ctx, die, &ri, o, si) : 0;
 	if (err)
 		return err;
@@ -1963,7 +1981,8 @@ static int do_inline(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
 		if (err)
 			return err;
 		s->sites[xi].flags |= BTFI_SITE_EXTRA;
-		if (i < ch.n - ch.views && !in_ranges(p, ch.addr[i]) &&
+		s->sites[xi].cond = 0;
+		if (i < ch.n - ch.views && !ch.cond[i] && !in_ranges(p, ch.addr[i]) &&
 		    scan_cfg_cross_jump(p->cfg, lines_cu(p), ch.addr[i], p->ranges, p->nranges))
 			s->sites[xi].flags |= BTFI_SITE_JUMP_IN;
 		s->sites[xi].addr = ch.addr[i];
@@ -1976,7 +1995,8 @@ static int do_inline(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
 			if (p->ceiling)
 				memcpy(&s->reach[s->sites[xi].first_loc],
 				       &s->reach[s->sites[si].first_loc], f->nparams);
-		} else if ((err = site_locs(s, p, ctx, die, &ri, o, xi))) {
+		} else if ((err = ch.cond[i] ? edge_locs(s, p, ctx, die, &ri, o, xi, &ch, i) :
+				  site_locs(s, p, ctx, die, &ri, o, xi))) {
 			return err;
 		}
 	}
@@ -1991,7 +2011,8 @@ static int do_inline(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
 			/* (only drop_others_ways() reads them, and only for
 			 * BTFI_SITE_JUMP_IN ways, which need the line table) */
 			if (p->cfg && lines_cu(p) && !(s->sites[si].flags & BTFI_SITE_SPLIT))
-				nsp = scan_cfg_only_after(p->cfg, a, p->ranges, p->nranges, sp, 8);
+				nsp = scan_cfg_only_after(p->cfg, ch.n && ch.cond[i] ? ch.at[i] : a,
+							  p->ranges, p->nranges, sp, 8);
 			if (GROW(p->spans, p->spans_cap, p->nspans + nsp))
 				return -ENOMEM;
 			for (uint32_t k = 0; k < nsp; k++)

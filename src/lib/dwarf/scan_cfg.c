@@ -46,6 +46,7 @@ struct cfg_insn {
 	uint32_t writes;		/* btfi_insn_writes(), once writes_known */
 	uint32_t shape;			/* btfi_insn_shape(), once shape_known */
 	uint8_t len, flow;
+	int8_t cc;			/* btfi_insn's: a CJUMP's condition, -1 */
 	uint8_t line;			/* 0 not asked, 1 line 0, 2 a line or unknown */
 	bool nop, refused, leader, writes_known, shape_known;
 	bool ret;			/* a return */
@@ -228,6 +229,7 @@ static int decode(struct scan_cfg *c, struct scan_priv *p)
 			ci->code = code + (a - r->lo);
 			ci->leader = a == r->lo;
 			ci->reloc = p->relocatable;	/* until the decoder gives its length */
+			ci->cc = -1;
 			if (btfi_insn_decode(c->dec, code + (a - r->lo), r->hi - a, a, &in)) {
 				ci->len = 1;	/* not code: nothing follows it */
 				ci->flow = BTFI_FLOW_STOP;
@@ -237,6 +239,7 @@ static int decode(struct scan_cfg *c, struct scan_priv *p)
 
 				ci->len = in.len;
 				ci->flow = in.flow;
+				ci->cc = in.cc;
 				ci->target = in.target;
 				if (p->relocatable) {
 					ci->reloc = btfi_relas_in(&p->relas, a, a + in.len);
@@ -1316,14 +1319,14 @@ static uint32_t last_taken(const struct scan_cfg *c, uint32_t b)
 	return NONE;
 }
 
-/* Before the loop inside the instance that entry e heads: the last
- * instruction of its only way in, if that block leads nowhere else. */
-static uint32_t before_loop(struct scan_cfg *c, uint32_t l)
+/* The one block outside loop l that leads into its header, NONE if
+ * several (or none). */
+static uint32_t loop_way_in(struct scan_cfg *c, uint32_t l)
 {
 	const struct cfg_block *h = &c->blocks[c->loops[l].header];
-	uint32_t from = NONE, k;
+	uint32_t from = NONE;
 
-	for (k = 0; k < h->npred; k++) {
+	for (uint32_t k = 0; k < h->npred; k++) {
 		uint32_t q = c->preds[h->pred + k];
 		bool in_loop = false;
 
@@ -1335,9 +1338,52 @@ static uint32_t before_loop(struct scan_cfg *c, uint32_t l)
 			return NONE;
 		from = q;
 	}
-	if (from == NONE || c->blocks[from].nsucc != 1 || h->root || c->loops[l].multi)
+	return h->root || c->loops[l].multi ? NONE : from;
+}
+
+/* Before the loop inside the instance that entry e heads: the last
+ * instruction of its only way in, if that block leads nowhere else. */
+static uint32_t before_loop(struct scan_cfg *c, uint32_t l)
+{
+	uint32_t from = loop_way_in(c, l);
+
+	if (from == NONE || c->blocks[from].nsucc != 1)
 		return NONE;
 	return last_taken(c, from);
+}
+
+/* Is block q's way to block b an edge: q ends in a jump on EFLAGS (one a
+ * uprobe takes) whose one way goes to b, the other elsewhere, and not
+ * back? Then 1 + the condition under which it goes to b, else 0. A
+ * probe on that jump, counting only when the condition holds, runs once
+ * for each time control takes the edge. */
+static uint8_t edge_cond(const struct scan_cfg *c, uint32_t q, uint32_t b)
+{
+	const struct cfg_block *qb = &c->blocks[q];
+	const struct cfg_insn *j = &c->insns[qb->first + qb->n - 1];
+	uint64_t to = c->insns[c->blocks[b].first].addr;
+	bool taken = j->target == to, fall = j->addr + j->len == to;
+
+	if (j->flow != BTFI_FLOW_CJUMP || j->cc < 0 || j->refused || qb->nsucc != 2 ||
+	    taken == fall)
+		return 0;
+	for (uint32_t k = 0; k < qb->nsucc; k++)
+		if ((c->succs[qb->succ + k] & ~BACK) == b && (c->succs[qb->succ + k] & BACK))
+			return 0;
+	return 1 + (taken ? j->cc : j->cc ^ 1);
+}
+
+/* As before_loop(), when the only way in is an edge (a branch that also
+ * goes elsewhere: clang's moveToLeftmost, whose body is its `while(
+ * !pPage->leaf )`, entered by sqlite3BtreeFirst's `rc` test, which also
+ * leads to the error exit): the branch, *cond the way into the loop. */
+static uint32_t edge_before_loop(struct scan_cfg *c, uint32_t l, uint8_t *cond)
+{
+	uint32_t from = loop_way_in(c, l);
+
+	if (from == NONE || !(*cond = edge_cond(c, from, c->loops[l].header)))
+		return NONE;
+	return c->blocks[from].first + c->blocks[from].n - 1;
 }
 
 /* Does block b leave the function (a return, a jump out of it)? A call
@@ -1830,15 +1876,17 @@ static bool must_reach(struct scan_cfg *c, uint32_t a, uint32_t b, uint32_t stam
 /* The ways into e's block that x does not reach, when each is a block
  * whose only successor is e's (not a back edge): their last instructions
  * in out[], their number; 0 if there is none, e does not start its block
- * (`mid`: or the instance's code does not begin it), one of them is a
- * branch (an edge, no address of its own), or x's block
+ * (`mid`: or the instance's code does not begin it), or x's block
  * ends in a branch of the caller's (x is code hoisted above it, not the
- * call's own decision). A join both reach is no way in of either: GCC's
+ * call's own decision). A way that is an edge (a branch, no address of
+ * its own) is its jump with cond[] its way to e (edge_cond()) if cond is
+ * given and e starts its block, else there is none; cond[] is 0 for the
+ * others. A join both reach is no way in of either: GCC's
  * tail duplication (sqlite3VdbeSerialTypeLen's integer path reloads
  * serial_type and falls into the table lookup the entry's `>= 128` test
  * also jumps to) and a shared result (sqlite3_column_text's `return 0`). */
 static uint32_t bypass_preds(struct scan_cfg *c, uint32_t x, uint32_t e, uint32_t stamp,
-			     uint16_t D, bool mid, uint32_t *out, uint32_t max)
+			     uint16_t D, bool mid, uint32_t *out, uint8_t *cond, uint32_t max)
 {
 	const struct cfg_block *eb = &c->blocks[c->insns[e].blk];
 	const struct cfg_block *xb = &c->blocks[c->insns[x].blk];
@@ -1860,17 +1908,27 @@ static uint32_t bypass_preds(struct scan_cfg *c, uint32_t x, uint32_t e, uint32_
 	for (uint32_t k = 0; k < eb->npred; k++) {
 		uint32_t q = c->preds[eb->pred + k], lq;
 		const struct cfg_block *qb = &c->blocks[q];
+		uint8_t cd;
 
 		if (qb->dead)
 			continue;
 		lq = qb->first + qb->n - 1;
 		if (q == c->insns[x].blk || reaches(c, x, lq, stamp, D))
 			continue;
-		if (qb->nsucc != 1 || (c->succs[qb->succ] & BACK) || n == max ||
-		    ext_depth(c, q, stamp) != D)
+		if (n == max || ext_depth(c, q, stamp) != D)
+			return 0;
+		if (cond && eb->first == e && qb->nsucc == 2 &&
+		    (cd = edge_cond(c, q, c->insns[e].blk))) {
+			cond[n] = cd;
+			out[n++] = lq;
+			continue;
+		}
+		if (qb->nsucc != 1 || (c->succs[qb->succ] & BACK))
 			return 0;
 		if ((out[n] = last_taken(c, q)) == NONE)
 			return 0;
+		if (cond)
+			cond[n] = 0;
 		n++;
 	}
 	return n;
@@ -3174,6 +3232,8 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 	bool any = false, preloop = false, again, cut = false;
 	uint32_t ct[SCAN_CFG_MAX_ENTRIES];	/* cut_at_join()'s */
 	uint32_t nrepl = 0, ms = NONE;	/* ms: the marker's other exit */
+	uint32_t ej[SCAN_CFG_MAX_ENTRIES], et[SCAN_CFG_MAX_ENTRIES], nej = 0;	/* edges: jump, */
+	uint8_t ec[SCAN_CFG_MAX_ENTRIES];		/* target, way */
 
 	memset(out, 0, sizeof(*out));
 	if (c->state <= 0)
@@ -3253,6 +3313,7 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 	 * before the loop, or else, the call's only way in, at its exits */
 	for (k = 0; k < nent; k++) {
 		uint32_t l = inner_loop(c, c->insns[ent[k]].blk, stamp), x, kill;
+		uint8_t cd;
 
 		if (l == NONE)
 			continue;
@@ -3260,6 +3321,14 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 			ent[k] = x;
 			preloop = true;
 			continue;
+		}
+		if (nent == 1 && (x = edge_before_loop(c, l, &cd)) != NONE) {
+			out->addr[0] = c->insns[x].addr;
+			out->cond[0] = cd;
+			out->at[0] = c->insns[c->blocks[c->loops[l].header].first].addr;
+			out->n = out->edges = 1;
+			out->how = BTFI_PROBE_HOW_PRELOOP;
+			return;
 		}
 		x = ent[k];
 		if (nent > 1 || !(nent = after_loop(c, l, ent, SCAN_CFG_MAX_ENTRIES, &kill)))
@@ -3307,14 +3376,38 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 				/* a later one only some of the earlier's paths meet, also
 				 * entered past the earlier: probe those other ways in */
 				if (some && nrepl < 16) {
-					uint32_t bp[4], nb = bypass_preds(c, ent[k], ent[i], stamp, D, mi == NONE, bp, 4);
+					uint32_t bp[4], nb, ne = 0, b;
+					uint8_t bc[4];
 
-					if (nb && nent - 1 + nb <= SCAN_CFG_MAX_ENTRIES) {
+					nb = bypass_preds(c, ent[k], ent[i], stamp, D, mi == NONE, bp, bc, 4);
+					for (b = 0; b < nb; b++)
+						ne += bc[b] != 0;
+					if (nb && nent - 1 + nb + nej <= SCAN_CFG_MAX_ENTRIES) {
+						uint32_t tgt = ent[i];
+
 						if (ent[i] == mi)
 							mi = NONE;
-						ent[i] = pre[i] = bp[0];
-						for (uint32_t b = 1; b < nb; b++, nent++)
-							ent[nent] = pre[nent] = bp[b];
+						/* edges are probed on their jump, apart
+						 * from the entries (no instruction of
+						 * the body: nothing to compare) */
+						if (ne) {
+							ent[i] = ent[--nent];
+							pre[i] = pre[nent];
+							for (b = 0; b < nb; b++) {
+								if (!bc[b]) {
+									ent[nent] = pre[nent] = bp[b];
+									nent++;
+									continue;
+								}
+								ej[nej] = bp[b];
+								et[nej] = tgt;
+								ec[nej++] = bc[b];
+							}
+						} else {
+							ent[i] = pre[i] = bp[0];
+							for (b = 1; b < nb; b++, nent++)
+								ent[nent] = pre[nent] = bp[b];
+						}
 						nrepl++;
 						again = true;
 						continue;
@@ -3473,7 +3566,9 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 			break;
 		}
 	fi = find_insn(c, fallback);
-	if (nent > 1)
+	if (nent + nej > SCAN_CFG_MAX_ENTRIES)
+		nej = SCAN_CFG_MAX_ENTRIES - nent;
+	if (nent + nej > 1)
 		out->how = BTFI_PROBE_HOW_MULTI;
 	else if (pre[0] == mi || pre[0] == fi)
 		out->how = BTFI_PROBE_HOW_KEPT;
@@ -3483,7 +3578,19 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 		out->how = BTFI_PROBE_HOW_DEEPER;
 	else
 		out->how = BTFI_PROBE_HOW_FIRST;
-	for (k = 0; k < nent; k++)
-		out->addr[k] = c->insns[ent[k]].addr;
-	out->n = nent;
+	/* the entries, the edges, the view-only ways last (as they came) */
+	if (out->views > nent)
+		out->views = nent;
+	i = 0;
+	for (k = 0; k < nent - out->views; k++)
+		out->addr[i++] = c->insns[ent[k]].addr;
+	for (k = 0; k < nej; k++, i++) {
+		out->addr[i] = c->insns[ej[k]].addr;
+		out->cond[i] = ec[k];
+		out->at[i] = c->insns[et[k]].addr;
+	}
+	for (k = nent - out->views; k < nent; k++)
+		out->addr[i++] = c->insns[ent[k]].addr;
+	out->n = i;
+	out->edges = nej;
 }

@@ -38,6 +38,14 @@ struct scan_cfg_choice {
 	 * the exits' code before the probes may change) touches them. */
 	uint64_t locs_at;
 	uint32_t locs_kill;
+	/* cond[k] != 0: addr[k] is a branch of the caller's that goes into
+	 * the body only when x86 condition cond[k] - 1 holds (a call that
+	 * enters by an edge has no instruction of its own); the parameters
+	 * are where they are at at[k], where it goes (the jump changes
+	 * nothing else). */
+	uint8_t cond[SCAN_CFG_MAX_ENTRIES];
+	uint64_t at[SCAN_CFG_MAX_ENTRIES];
+	uint32_t edges;		/* how many of them */
 };
 
 int scan_cfg_new(struct scan_cfg **out);
