@@ -84,6 +84,7 @@ struct btfi_site {
 	uint16_t shndx;		/* ELF section holding addr, 0 if none */
 	uint8_t flags;		/* BTFI_SITE_* */
 	uint8_t how;		/* enum btfi_probe_how (per-call policy) */
+	uint8_t cond;		/* 0; else 1 + the x86 condition code (0 o, 1 no, 2 b, 3 ae, 4 e, 5 ne, 6 be, 7 a, 8 s, 9 ns, 10 p, 11 np, 12 l, 13 ge, 14 le, 15 g): addr is a branch of the caller's, a hit is a call only when that condition holds (it then goes into the body) */
 };
 
 /* Which address of an inline instance to probe (see DESIGN.md). */
