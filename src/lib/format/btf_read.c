@@ -486,8 +486,8 @@ static int index_locsec(struct btfinline *bi, uint32_t id, uint32_t off)
 		bi->secs[bi->nsecs++] = r;
 	}
 	bi->locsec_ids[bi->nlocsecs] = id;
-	bi->locsec_sno[bi->nlocsecs++] = s;
-	bi->locsecs[bi->nlocsecs - 1] = off;
+	bi->locsec_sno[bi->nlocsecs] = s;
+	bi->locsecs[bi->nlocsecs++] = off;
 	return 0;
 }
 

@@ -234,10 +234,10 @@ static inline const char *locsec_sec(const char *nm)
 	return nm[0] == '.' && nm[1] ? nm : NULL;
 }
 
-/* Section and condition of a LOCSEC's section part (locsec_sec()): ".text"
- * or ".text:ne" (a site on a branch: *cond = 1 + condition code, 5 + 1
- * here); the section is sec[0..*len). A suffix that names no condition
- * is part of the section name. */
+/* Section and condition of a LOCSEC's section part (locsec_sec()): the
+ * section is sec[0..*len); *cond 0, or for sites on a branch 1 + the
+ * condition code (".text:ne": ".text", 1 + 5). A suffix that names no
+ * condition is part of the section name. */
 static inline void locsec_cond(const char *sec, size_t *len, uint8_t *cond)
 {
 	const char *colon = strrchr(sec, ':');
