@@ -7,6 +7,12 @@
  * btfi_site_spec per attached site in the map `btfi_specs`, keyed by the
  * attach cookie; the BPF program calls bpf_inline_arg(ctx, n, &val).
  *
+ * A tracer must first call bpf_inline_site_is_call(ctx) and return when it
+ * is 0: some sites are a conditional branch of the caller's that enters
+ * the inlined body (docs/FORMAT.md, "Sites on a branch"); such a probe
+ * fires on every pass over the branch, and only the hits where the branch
+ * goes into the body are calls.
+ *
  * The spec layout part of this header is shared with user space (it is
  * plain C with __u* types); the helpers are compiled only for BPF.
  */
@@ -52,6 +58,45 @@ struct btfi_arg_spec {
 };
 
 #define BTFI_SPEC_KERNEL	0x1	/* read memory with probe_read_kernel */
+/* The site is a conditional branch (jcc) of the caller's: a hit is a call
+ * only when x86 condition code BTFI_SPEC_CC(flags) holds on the flags at
+ * the probe (before the jcc runs). */
+#define BTFI_SPEC_COND		0x2
+#define BTFI_SPEC_CC_SHIFT	8	/* flags bits 8-11: the condition code */
+#define BTFI_SPEC_CC(flags)	(((flags) >> BTFI_SPEC_CC_SHIFT) & 0xf)
+#define BTFI_SPEC_CC_FLAGS(cc)	(BTFI_SPEC_COND | ((__u32)(cc) & 0xf) << BTFI_SPEC_CC_SHIFT)
+
+/* EFLAGS bits the condition codes read. */
+#define BTFI_EFL_CF		0x001
+#define BTFI_EFL_PF		0x004
+#define BTFI_EFL_ZF		0x040
+#define BTFI_EFL_SF		0x080
+#define BTFI_EFL_OF		0x800
+
+/*
+ * Does x86 condition code cc (the low nibble of a jcc's opcode: 0 o, 1 no,
+ * 2 b, 3 ae, 4 e, 5 ne, 6 be, 7 a, 8 s, 9 ns, 10 p, 11 np, 12 l, 13 ge,
+ * 14 le, 15 g) hold on eflags? 1 or 0. Odd codes negate the even one
+ * before them. Plain C: the BPF helper below and user space share it.
+ */
+static inline __attribute__((always_inline)) int btfi_cc_holds(__u64 eflags, __u32 cc)
+{
+	int cf = !!(eflags & BTFI_EFL_CF), pf = !!(eflags & BTFI_EFL_PF);
+	int zf = !!(eflags & BTFI_EFL_ZF), sf = !!(eflags & BTFI_EFL_SF);
+	int of = !!(eflags & BTFI_EFL_OF), r;
+
+	switch ((cc & 0xf) >> 1) {
+	case 0: r = of; break;			/* o */
+	case 1: r = cf; break;			/* b */
+	case 2: r = zf; break;			/* e */
+	case 3: r = cf | zf; break;		/* be */
+	case 4: r = sf; break;			/* s */
+	case 5: r = pf; break;			/* p */
+	case 6: r = sf != of; break;		/* l */
+	default: r = zf | (sf != of); break;	/* le */
+	}
+	return r ^ (int)(cc & 1);
+}
 
 struct btfi_site_spec {
 	__u32 nargs;
@@ -221,6 +266,26 @@ static __always_inline const struct btfi_site_spec *__btfi_spec(void *ctx)
 	__u64 cookie = bpf_get_attach_cookie(ctx);
 
 	return bpf_map_lookup_elem(&btfi_specs, &cookie);
+}
+
+/* Is this hit of the site with spec `spec` a call? See bpf_inline_site_is_call(). */
+static __always_inline int __btfi_is_call(struct pt_regs *ctx, const struct btfi_site_spec *spec)
+{
+	if (!(spec->flags & BTFI_SPEC_COND))
+		return 1;
+	/* A fixed ctx offset: a plain load the verifier takes. */
+	return btfi_cc_holds(ctx->__BTFI_R(flags, eflags), BTFI_SPEC_CC(spec->flags));
+}
+
+/* 1 when this hit is a call of the inlined function: the site has no
+ * condition, or its condition holds on the flags at the probe (the branch
+ * goes into the body); 0 when it is not (the branch goes elsewhere: return
+ * without counting or emitting); -ESRCH when no spec is attached. */
+static __always_inline int bpf_inline_site_is_call(struct pt_regs *ctx)
+{
+	const struct btfi_site_spec *spec = __btfi_spec(ctx);
+
+	return spec ? __btfi_is_call(ctx, spec) : -ESRCH;
 }
 
 /* Number of arguments of the function at this site, or -ESRCH. */

@@ -153,6 +153,16 @@ static inline bool btfi_loc_narrowed(const struct btfi_loc *l, uint32_t param_si
  */
 const char *btfi_reg_name(uint32_t dwreg);
 /**
+ * @brief **btfi_cc_str()** names an x86 condition code, as the suffix of
+ * its jcc mnemonic (the names of conditional LOCSECs, docs/FORMAT.md,
+ * "Sites on a branch").
+ * @param cc a condition code, the low nibble of a jcc's opcode (0 = o,
+ * 4 = e, 5 = ne, 15 = g); btfinline__sec_cond() returns 1 + cc
+ * @return "o", "no", "b", "ae", "e", "ne", "be", "a", "s", "ns", "p",
+ * "np", "l", "ge", "le", "g"; NULL for cc > 15. Static storage.
+ */
+const char *btfi_cc_str(uint32_t cc);
+/**
  * @brief **btfi_loc_snprintf()** writes a location as `btfinline dump` and
  * `stats --sites` print it: %rdi, (u32)%rdi (narrowed, see above),
  * %rax:%rdx, %rsp+0x8, *(u64 *)(%rsp+0x8), 0x3 or -1, &0x4010 (rebased
@@ -260,15 +270,28 @@ struct btfinline_site {
 
 /**
  * @brief **btfinline__nsecs()**: the number of code sections with sites
- * (one LOCSEC each); secno below is an index in [0, nsecs).
+ * (one LOCSEC each), a section's sites on a branch counted apart, per
+ * condition (btfinline__sec_cond()); secno below is an index in [0, nsecs).
  */
 uint32_t btfinline__nsecs(const struct btfinline *bi);
 /**
  * @brief **btfinline__sec_name()**: section secno's name, without the
- * LOCSEC's "inline" prefix, e.g. ".text".
+ * LOCSEC's "inline" prefix nor a condition suffix, e.g. ".text".
  * @return the name, valid while bi lives; NULL if secno is out of range.
  */
 const char *btfinline__sec_name(const struct btfinline *bi, uint32_t secno);
+/**
+ * @brief **btfinline__sec_cond()**: whether the sites of secno are on a
+ * branch: each is a conditional jump (jcc) of the caller's that enters
+ * the inlined body, and a hit there is a call only when the jump's
+ * condition holds on the flags at the probe (docs/FORMAT.md, "Sites on a
+ * branch"). Such sites have a secno of their own (LOCSEC "inline.text:ne")
+ * whose btfinline__sec_name() is the plain section's, so two secnos can
+ * share a name and an address.
+ * @return 0: every hit is a call; else 1 + the x86 condition code
+ * (btfi_cc_str() names it); -ENOENT if secno is out of range.
+ */
+int btfinline__sec_cond(const struct btfinline *bi, uint32_t secno);
 /**
  * @brief **btfinline__sec_addr()**: the sh_addr of section secno in the
  * ELF file bi was opened from; a site's address is sec_addr + offset.
@@ -298,7 +321,9 @@ size_t btfinline__func_sites(const struct btfinline *bi, const char *name,
 /**
  * @brief **btfinline__sites_at()**: the sites at one probe address,
  * offset in section secno (several when instances are nested). The first
- * calls scan; later ones use an index built once.
+ * calls scan; later ones use an index built once. Sites on a branch at
+ * that address are in the secnos of the same name with a condition
+ * (btfinline__sec_cond()): ask each.
  * @param out an array of max pointers, filled with sites owned by bi
  * @return the number of pointers written (<= max); 0 when there is none,
  * or out of memory.

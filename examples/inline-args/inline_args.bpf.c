@@ -15,9 +15,13 @@ struct {
 
 static __always_inline int report(struct pt_regs *ctx, __u32 entry)
 {
-	struct hit *h = bpf_ringbuf_reserve(&hits, sizeof(*h), 0);
+	struct hit *h;
 	long v;
 
+	/* A site on a branch fires on every pass: only some hits are calls. */
+	if (bpf_inline_site_is_call(ctx) <= 0)
+		return 0;
+	h = bpf_ringbuf_reserve(&hits, sizeof(*h), 0);
 	if (!h)
 		return 0;
 	h->pid = bpf_get_current_pid_tgid() >> 32;

@@ -55,14 +55,19 @@ static int list_sites(struct btfinline *bi, struct ctx *c)
 	for (size_t i = 0; i < n; i++) {
 		uint64_t base = 0;
 		int nargs = btfinline__site_locs(bi, &s[i], locs, MAX_ARGS);
+		int cond = btfinline__sec_cond(bi, s[i].secno);
 
 		if (nargs < 0)
 			return nargs;
 		if (i == 0)
 			param_names(bi, s[i].func_id, c);
 		btfinline__sec_addr(bi, s[i].secno, &base);
-		printf("  %s+0x%x 0x%llx:", btfinline__sec_name(bi, s[i].secno), s[i].offset,
+		printf("  %s+0x%x 0x%llx", btfinline__sec_name(bi, s[i].secno), s[i].offset,
 		       (unsigned long long)(base + s[i].offset));
+		/* a branch into the body: a call only when the condition holds */
+		if (cond > 0)
+			printf(" if %s", btfi_cc_str(cond - 1));
+		putchar(':');
 		for (int a = 0; a < nargs && a < MAX_ARGS; a++) {
 			char loc[64];
 

@@ -38,7 +38,8 @@ int btfi_trace(struct pt_regs *ctx)
 
 	cookie = bpf_get_attach_cookie(ctx);
 	spec = bpf_map_lookup_elem(&btfi_specs, &cookie);
-	if (!spec)
+	/* A branch site that does not go into the body this time: no call. */
+	if (!spec || !__btfi_is_call(ctx, spec))
 		return 0;
 	if (count_only) {
 		cnt = bpf_map_lookup_elem(&counts, &spec->user);

@@ -391,6 +391,9 @@ static int dump_sites(struct dump *d, const char *name, const struct btfinline_s
 		struct btfi_caller key = { .addr = caller_key(d, &s[i]) };
 		struct btfi_caller *c = bsearch(&key, callers, n, sizeof(*c), btfi_caller_cmp);
 		const char *sec = btfinline__sec_name(d->bi, s[i].secno);
+		/* On a branch of the caller's: a call only when this holds. */
+		int cond = btfinline__sec_cond(d->bi, s[i].secno);
+		const char *cc = cond > 0 ? btfi_cc_str(cond - 1) : NULL;
 		/* A site at a GCC clone's first byte is that clone's entry, not
 		 * an inline instance: said so where the symbols are known (the
 		 * count above stays the blob's, the same without them). */
@@ -404,6 +407,8 @@ static int dump_sites(struct dump *d, const char *name, const struct btfinline_s
 				printf(" %s+0x%llx", c->name, (unsigned long long)c->off);
 			if (clone)
 				printf(" (clone entry)");
+			if (cc)
+				printf(" if %s", cc);
 			printf(":");
 		} else if (d->fmt == F_JSON) {
 			jw_start_object(&d->jw);
@@ -411,6 +416,8 @@ static int dump_sites(struct dump *d, const char *name, const struct btfinline_s
 			jw_uint_field(&d->jw, "offset", s[i].offset);
 			if (known)
 				jw_uint_field(&d->jw, "address", addr);
+			if (cc)
+				jw_string_field(&d->jw, "cond", cc);
 			if (c && c->name) {
 				jw_string_field(&d->jw, "caller", c->name);
 				jw_uint_field(&d->jw, "caller_offset", c->off);
@@ -425,6 +432,7 @@ static int dump_sites(struct dump *d, const char *name, const struct btfinline_s
 			struct export_site es = {
 				.func = name, .idx = i, .addr = addr, .kernel = d->kernel,
 				.caller = c && c->name ? c->name : NULL, .caller_off = c ? c->off : 0,
+				.cond = cond > 0 ? cond : 0,
 				.target = d->target, .params = pp, .nparams = btf_vlen(p),
 				.locs = locs, .nlocs = nl < 64 ? nl : 64,
 			};
@@ -500,7 +508,7 @@ static int dump_addr(struct dump *d, uint64_t addr)
 	struct btfinline_site grp[64];
 	uint64_t best = 0, a;
 	uint32_t secno = UINT32_MAX;
-	size_t n;
+	size_t n = 0;
 	int rc = 0;
 
 	for (uint32_t k = 0; k < btfinline__nsecs(d->bi); k++)
@@ -514,7 +522,12 @@ static int dump_addr(struct dump *d, uint64_t addr)
 			" (a raw blob has no section addresses: use the ELF)" : "");
 		return 1;
 	}
-	n = btfinline__sites_at(d->bi, secno, (uint32_t)(addr - best), at, 64);
+	/* The section's sites on a branch have secnos of their own, at the
+	 * same address. */
+	for (uint32_t k = secno; k < btfinline__nsecs(d->bi) && n < 64; k++)
+		if (!btfinline__sec_addr(d->bi, k, &a) && a == best &&
+		    !strcmp(btfinline__sec_name(d->bi, k), btfinline__sec_name(d->bi, secno)))
+			n += btfinline__sites_at(d->bi, k, (uint32_t)(addr - best), at + n, 64 - n);
 	if (!n) {
 		fprintf(stderr, "btfinline: %s: no inline site at 0x%llx\n", d->path, (unsigned long long)addr);
 		return 1;
@@ -566,11 +579,28 @@ static int dump_funcs(struct dump *d)
 	return 0;
 }
 
+/* ELF sections with sites: a section's sites on a branch have secnos
+ * (LOCSECs) of their own, counted as LOCSECs, not as sections. */
+static uint32_t count_sections(const struct btfinline *bi)
+{
+	uint32_t n = 0, ns = btfinline__nsecs(bi);
+
+	for (uint32_t k = 0; k < ns; k++) {
+		bool seen = false;
+
+		for (uint32_t j = 0; j < k && !seen; j++)
+			seen = !strcmp(btfinline__sec_name(bi, j), btfinline__sec_name(bi, k));
+		n += !seen;
+	}
+	return n;
+}
+
 static int dump_summary(struct dump *d)
 {
 	struct btfinline_sizes z;
 	const struct btfinline_site *s;
 	size_t n, nf = 0;
+	uint32_t nsec = count_sections(d->bi);
 
 	btfinline__sizes(d->bi, &z);
 	s = btfinline__sites(d->bi, &n);
@@ -585,7 +615,7 @@ static int dump_summary(struct dump *d)
 		jw_uint_field(w, "bytes", z.total);
 		jw_uint_field(w, "sites", n);
 		jw_uint_field(w, "functions", nf);
-		jw_uint_field(w, "sections", btfinline__nsecs(d->bi));
+		jw_uint_field(w, "sections", nsec);
 		jw_float_field(w, "bytes_per_site", "%.2f", n ? (double)z.total / n : 0.0);
 		jw_name(w, "sizes");
 		jw_start_object(w);
@@ -609,7 +639,7 @@ static int dump_summary(struct dump *d)
 		return 0;
 	}
 	printf("%s: .BTF.inline %zu bytes, %zu sites of %zu functions in %u section%s, %.2f bytes/site\n",
-	       d->path, z.total, n, nf, btfinline__nsecs(d->bi), btfinline__nsecs(d->bi) == 1 ? "" : "s",
+	       d->path, z.total, n, nf, nsec, nsec == 1 ? "" : "s",
 	       n ? (double)z.total / n : 0.0);
 	printf("  %-18s %10s %8s %8s\n", "part", "bytes", "records", "B/site");
 #define ROW(label, bytes, cnt) printf("  %-18s %10zu %8s %8.2f\n", label, (size_t)(bytes), cnt, n ? (double)(bytes) / n : 0.0)

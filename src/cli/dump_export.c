@@ -11,6 +11,7 @@
 #include <string.h>
 #include <linux/btf.h>
 #include <bpf/btf.h>
+#include "btfinline.bpf.h"
 #include "dump_export.h"
 
 /* x86-64 DWARF registers 0-16 as pt_regs names without the r prefix: what
@@ -129,6 +130,13 @@ void export_perf_site(const struct btfinline *bi, const struct export_site *s)
 		printf("# %s_%zu: no caller symbol at 0x%" PRIx64 ", perf cannot place it\n", s->func, s->idx, s->addr);
 		return;
 	}
+	/* Every hit of a probe there would be an event, calls or not. */
+	if (s->cond) {
+		printf("# %s_%zu: %s+%" PRIu64 " is a branch into the body, a call only if %s: "
+		       "perf probe cannot test the flags, left out\n", s->func, s->idx, s->caller,
+		       s->caller_off, btfi_cc_str(s->cond - 1));
+		return;
+	}
 	len = snprintf(line, sizeof(line), "%.40s_%zu=%s+%" PRIu64, s->func, s->idx, s->caller, s->caller_off);
 	for (int k = 0; k < s->nlocs && k < s->nparams; k++) {
 		const struct btfi_loc *l = &s->locs[k];
@@ -215,9 +223,28 @@ static bool bt_expr(const struct export_site *s, const struct btfi_loc *l, enum 
 	}
 }
 
+/* A bpftrace predicate for x86 condition code cc on the flags at the probe
+ * (btfi_cc_holds() of btfinline.bpf.h, in bpftrace's words). */
+static void bt_cond(uint32_t cc, char *buf, size_t n)
+{
+	static const unsigned mask[6] = { BTFI_EFL_OF, BTFI_EFL_CF, BTFI_EFL_ZF,
+					  BTFI_EFL_CF | BTFI_EFL_ZF, BTFI_EFL_SF, BTFI_EFL_PF };
+	const char *lt = "((reg(\"flags\") >> 7) & 1) != ((reg(\"flags\") >> 11) & 1)";
+	bool neg = cc & 1;
+
+	cc = (cc & 0xf) >> 1;
+	if (cc < 6)
+		snprintf(buf, n, "(reg(\"flags\") & 0x%x) %s 0", mask[cc], neg ? "==" : "!=");
+	else if (cc == 6)
+		snprintf(buf, n, "%s(%s)", neg ? "!" : "", lt);
+	else
+		snprintf(buf, n, "%s((reg(\"flags\") & 0x%x) != 0 || %s)", neg ? "!" : "",
+			 BTFI_EFL_ZF, lt);
+}
+
 void export_bpftrace_site(const struct btfinline *bi, const struct export_site *s)
 {
-	char fmt[1024], args[2048], why[1024], e[160], where[160], at[160];
+	char fmt[1024], args[2048], why[1024], e[160], where[160], at[160], pred[200];
 	size_t fl = 0, al = 0;
 
 	/* Printed as `btfinline trace` names sites; attached without "+0x0"
@@ -260,5 +287,10 @@ void export_bpftrace_site(const struct btfinline *bi, const struct export_site *
 		printf("kprobe:%s\n", at);
 	else
 		printf("uprobe:%s:%s\n", s->target, at);
+	/* A branch into the body: a call only when it is taken that way. */
+	if (s->cond) {
+		bt_cond(s->cond - 1, pred, sizeof(pred));
+		printf("/%s/\n", pred);
+	}
 	printf("{\n\tprintf(\"%s %s%s\\n\"%s);\n}\n", s->func, where, fmt, args);
 }

@@ -25,6 +25,8 @@ struct export_site {
 	int nparams;
 	const struct btfi_loc *locs;	/* their locations at this site */
 	int nlocs;
+	int cond;		/* 0; else 1 + x86 condition code: a branch of the
+				 * caller's, a call only when it holds */
 };
 
 /* Header lines of the output (the command to run it). */

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* Printable names for location kinds, reasons and x86-64 DWARF registers,
- * and the one text form of a location (stats, dump). */
+/* Printable names for location kinds, reasons, x86-64 DWARF registers and
+ * condition codes, and the one text form of a location (stats, dump). */
+#include <errno.h>
 #include <stdio.h>
+#include <string.h>
 #include "btfinline.h"
+#include "names.h"
 
 const char *btfi_reason_str(enum btfi_reason r)
 {
@@ -105,4 +108,22 @@ const char *btfi_reg_name(uint32_t dwreg)
 	if (dwreg == BTFI_REG_FBREG)
 		return "fb";
 	return dwreg < sizeof(names) / sizeof(names[0]) ? names[dwreg] : NULL;
+}
+
+/* Jcc mnemonics' suffixes, by condition code (the opcode's low nibble). */
+static const char *const cc_names[16] = {
+	"o", "no", "b", "ae", "e", "ne", "be", "a", "s", "ns", "p", "np", "l", "ge", "le", "g",
+};
+
+const char *btfi_cc_str(uint32_t cc)
+{
+	return cc < 16 ? cc_names[cc] : NULL;
+}
+
+int btfi_cc_parse(const char *s, size_t n)
+{
+	for (int cc = 0; cc < 16; cc++)
+		if (strlen(cc_names[cc]) == n && !memcmp(cc_names[cc], s, n))
+			return cc;
+	return -EINVAL;
 }

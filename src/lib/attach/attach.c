@@ -80,7 +80,7 @@ struct btfi_attach_site *btfi_site_list_entry(struct btfi_site_list *l, size_t f
 	for (size_t i = from; i < l->cnt; i++) {
 		struct btfi_attach_site *as = &l->sites[i];
 
-		if (as->vaddr == vaddr && !as->entry) {
+		if (as->vaddr == vaddr && !as->entry && !as->cond) {
 			as->entry = true;
 			snprintf(as->label, sizeof(as->label), "%s", label);
 			return as;
@@ -90,6 +90,15 @@ struct btfi_attach_site *btfi_site_list_entry(struct btfi_site_list *l, size_t f
 }
 
 /* ---- the core ---- */
+
+__u32 btfi_spec_flags(const struct btfi_attach_site *s, bool kernel)
+{
+	__u32 f = kernel ? BTFI_SPEC_KERNEL : 0;
+
+	if (s->cond)	/* the BPF side tests it: bpf_inline_site_is_call() */
+		f |= BTFI_SPEC_CC_FLAGS(s->cond - 1);
+	return f;
+}
 
 /* The program's btfi_specs map, found through the loaded program's map ids
  * (libbpf 1.1 has no bpf_program -> bpf_object accessor). */
@@ -517,7 +526,7 @@ again:
 		uint64_t off = offs[keep[j]];
 
 		spec.nargs = s->nargs > BTFI_MAX_ARGS ? BTFI_MAX_ARGS : s->nargs;
-		spec.flags = opts->kernel ? BTFI_SPEC_KERNEL : 0;
+		spec.flags = btfi_spec_flags(s, opts->kernel);
 		spec.vaddr = s->vaddr;
 		spec.user = s->tag;
 		for (uint32_t k = 0; k < spec.nargs; k++) {

@@ -27,6 +27,9 @@ struct btfi_attach_site {
 	uint64_t vaddr;			/* ELF vaddr (uprobe) / kernel address */
 	uint64_t tag;			/* stored in spec->user */
 	bool entry;			/* out-of-line entry (calling convention) */
+	/* 0; else 1 + x86 condition code: a branch of the caller's, a hit is
+	 * a call only when the condition holds (btfinline__sec_cond()). */
+	uint8_t cond;
 	uint32_t func_id;		/* BTF FUNC id, 0 if unknown */
 	uint32_t nargs;
 	struct btfi_loc *locs;		/* nargs */
@@ -46,7 +49,8 @@ struct btfi_attach_site *btfi_site_list_add(struct btfi_site_list *l);
 /* An out-of-line entry the blob has a site at (l->sites[from..)): the
  * compiler changed that copy's ABI and the site has its parameters'
  * locations from DWARF, so the entry is that site, not one probed by the
- * calling convention. Marks it the entry with `label`; NULL if none. */
+ * calling convention. Marks it the entry with `label`; NULL if none. A
+ * site on a branch is never the entry (not every hit is a call). */
 struct btfi_attach_site *btfi_site_list_entry(struct btfi_site_list *l, size_t from,
 					      uint64_t vaddr, const char *label);
 /* Is a site labelled `label` ("SYM+0xOFF") the first byte of func's
@@ -100,6 +104,9 @@ bool btfi_uprobe_multi_supported(void);
  */
 int btfi_resolve_binary(const char *name, int pid, char *out, size_t len, const char **how,
 			const struct btfi_log *log);
+
+/* spec->flags for site s: kernel memory, its condition. */
+__u32 btfi_spec_flags(const struct btfi_attach_site *s, bool kernel);
 
 /* Attach `prog` at `n` sites of `binary` (uprobes; pid -1 = all). */
 int btfi_attach_sites(struct bpf_program *prog, int pid, const char *binary,

@@ -77,10 +77,12 @@ int btfi_collect_sites(struct btfinline *bi, const char *binary, const char *sym
 			goto nomem;
 		as->func = func;
 		as->func_id = s->func_id;
+		as->cond = btfinline__sec_cond(bi, s->secno);
 		as->vaddr = base + s->offset;
 		btfi_elf_label(&ei, as->vaddr, as->label, sizeof(as->label));
-		if (!want_entry && btfi_label_is_entry(as->label, func)) {
-			out->cnt--;	/* an entry with locations of its own */
+		/* an entry with locations of its own (a branch never is one) */
+		if (!want_entry && !as->cond && btfi_label_is_entry(as->label, func)) {
+			out->cnt--;
 			continue;
 		}
 		err = btfi_func_params(btf, s->func_id, &proto, &as->arg_names, &as->nargs, out);

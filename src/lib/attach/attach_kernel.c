@@ -87,8 +87,10 @@ int btfi_collect_ksites(struct btfinline *bi, const struct btfi_ksyms *ks,
 		}
 		addr = base + s->offset;
 		klabel(ks, mod, addr, label, sizeof(label));
-		if (!want_entry && btfi_label_is_entry(label, func))
-			continue;	/* an entry with locations of its own */
+		/* an entry with locations of its own (a branch never is one) */
+		if (!want_entry && !btfinline__sec_cond(bi, s->secno) &&
+		    btfi_label_is_entry(label, func))
+			continue;
 		if (mod ? !btfi_ksyms_mod_by_addr(ks, mod->name, addr) : !btfi_ksyms_by_addr(ks, addr)) {
 			btfi_kskips_add(skips, label, mod ? "outside module text" : "outside kernel text",
 					false);
@@ -104,6 +106,7 @@ int btfi_collect_ksites(struct btfinline *bi, const struct btfi_ksyms *ks,
 			goto nomem;
 		as->func = func;
 		as->func_id = s->func_id;
+		as->cond = btfinline__sec_cond(bi, s->secno);
 		as->vaddr = addr;
 		memcpy(as->label, label, sizeof(as->label));
 		cnt = btfinline__site_locs(bi, s, NULL, 0);
@@ -197,7 +200,7 @@ static void fill_spec(const struct btfi_attach_site *s, uint64_t vaddr, struct b
 {
 	memset(spec, 0, sizeof(*spec));
 	spec->nargs = s->nargs > BTFI_MAX_ARGS ? BTFI_MAX_ARGS : s->nargs;
-	spec->flags = BTFI_SPEC_KERNEL;
+	spec->flags = btfi_spec_flags(s, true);
 	spec->vaddr = vaddr;
 	spec->user = s->tag;
 	for (uint32_t k = 0; k < spec->nargs; k++) {

@@ -215,8 +215,9 @@ int btfi_encode(const struct btfi_scan *s, struct btf *base, const struct btfi_e
 			err = proto;
 			goto out;
 		}
-		err = btfi_writer_site(w, sec->name, fid[site->func], proto,
-				       (uint32_t)(site->addr - sec->addr));
+		/* A site on a branch goes to its own LOCSEC, "inline.text:ne". */
+		err = btfi_writer_cond_site(w, sec->name, site->cond, fid[site->func], proto,
+					    (uint32_t)(site->addr - sec->addr));
 		if (err)
 			goto out;
 		st->nsites++;

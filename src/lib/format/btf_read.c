@@ -441,11 +441,14 @@ static void account(struct btfinline *bi, const struct btfi_hdr *h)
 	z->nsites = bi->s.nent;
 }
 
-/* A (validated) LOCSEC record at offset off; its section name. */
+/* A (validated) LOCSEC record at offset off; its secno: its section name
+ * and condition. */
 static int index_locsec(struct btfinline *bi, uint32_t id, uint32_t off)
 {
 	const uint8_t *t = bi->s.types + off;
 	const char *nm;
+	uint8_t cond;
+	size_t len;
 	uint32_t s;
 
 	if (!(bi->nlocsecs & (bi->nlocsecs + 1)) || !bi->locsecs) {
@@ -458,15 +461,19 @@ static int index_locsec(struct btfinline *bi, uint32_t id, uint32_t off)
 		if (!nl)
 			return -ENOMEM;
 		bi->locsec_ids = nl;
+		nl = realloc(bi->locsec_sno, (bi->nlocsecs * 2 + 2) * sizeof(*nl));
+		if (!nl)
+			return -ENOMEM;
+		bi->locsec_sno = nl;
 	}
-	bi->locsec_ids[bi->nlocsecs] = id;
-	bi->locsecs[bi->nlocsecs++] = off;
 	nm = locsec_sec(str_at(bi, rd32(t)));
+	locsec_cond(nm, &len, &cond);
 	for (s = 0; s < bi->nsecs; s++)
-		if (!strcmp(bi->secs[s].name, nm))
+		if (bi->secs[s].cond == cond && !strncmp(bi->secs[s].name, nm, len) &&
+		    !bi->secs[s].name[len])
 			break;
 	if (s == bi->nsecs) {
-		struct rsec *ns;
+		struct rsec *ns, r = { .name_off = rd32(t), .name = nm, .cond = cond };
 
 		if (bi->nsecs == MAX_SECS)
 			return btfi_read_bad(bi, "more than %d LOCSEC sections", MAX_SECS);
@@ -474,8 +481,13 @@ static int index_locsec(struct btfinline *bi, uint32_t id, uint32_t off)
 		if (!ns)
 			return -ENOMEM;
 		bi->secs = ns;
-		bi->secs[bi->nsecs++] = (struct rsec){ .name_off = rd32(t), .name = nm };
+		if (nm[len] && !(r.name = r.own = strndup(nm, len)))
+			return -ENOMEM;
+		bi->secs[bi->nsecs++] = r;
 	}
+	bi->locsec_ids[bi->nlocsecs] = id;
+	bi->locsec_sno[bi->nlocsecs] = s;
+	bi->locsecs[bi->nlocsecs++] = off;
 	return 0;
 }
 
@@ -537,7 +549,8 @@ int btfi_read_parse(struct btfinline *bi)
 	if (!bi->fast_check) {
 		/* A record failed its checks while walked, or refers to a later
 		 * one: check them all again in order, naming the first bad. */
-		bi->nfuncs = bi->nlocsecs = bi->nsecs = 0;
+		bi->nfuncs = bi->nlocsecs = 0;
+		free_secs(bi);
 		for (uint32_t i = 0, off = 0; i < bi->s.n; off += rec_size(&bi->s, off), i++)
 			if ((err = check_rec(bi, bi->start_id + i, off, skind(&bi->s, i))))
 				return err;

@@ -112,6 +112,14 @@ struct wsite {
 	size_t seq;		/* order of btfi_writer_site() calls */
 };
 
+/* One LOCSEC to write: a section's plain sites, or those on a branch
+ * with condition cond ("inline.text:ne"). */
+struct wsec {
+	char *name;		/* ".text" */
+	uint8_t cond;		/* 0, or 1 + x86 condition code */
+	uint32_t group;		/* rank of name by first use: its LOCSECs go together */
+};
+
 struct btfi_writer {
 	struct btf *base;
 	struct btf *btf;		/* split: standard kinds */
@@ -119,7 +127,7 @@ struct btfi_writer {
 	struct rectab params;		/* [size, flags, vlen, values...] */
 	struct rectab protos;		/* [param handle or UINT32_MAX]... */
 	struct wsite *sites;	size_t nsites, capsites;
-	char **secs;		uint32_t nsecs;
+	struct wsec *secs;	uint32_t nsecs, ngroups;
 	uint32_t ndup_same, ndup_other;	/* dropped by finish, see btfi_writer_counts() */
 };
 
@@ -153,7 +161,7 @@ void btfi_writer_free(struct btfi_writer *w)
 	rectab_free(&w->protos);
 	free(w->sites);
 	for (uint32_t i = 0; i < w->nsecs; i++)
-		free(w->secs[i]);
+		free(w->secs[i].name);
 	free(w->secs);
 	free(w);
 }
@@ -283,24 +291,40 @@ out:
 int btfi_writer_site(struct btfi_writer *w, const char *secname, uint32_t func_id,
 		     int loc_proto, uint32_t offset)
 {
-	uint32_t sec;
+	return btfi_writer_cond_site(w, secname, 0, func_id, loc_proto, offset);
+}
+
+int btfi_writer_cond_site(struct btfi_writer *w, const char *secname, uint8_t cond,
+			  uint32_t func_id, int loc_proto, uint32_t offset)
+{
+	uint32_t sec, group = UINT32_MAX;
 
 	if (loc_proto < 0 || (uint32_t)loc_proto >= w->protos.n) {
 		btfi_err(&w->log, "site: bad LOC_PROTO handle %d", loc_proto);
 		return -EINVAL;
 	}
+	if (cond > 16) {
+		btfi_err(&w->log, "site: bad condition %u", cond);
+		return -EINVAL;
+	}
 	/* Few sections: linear search is fine. */
-	for (sec = 0; sec < w->nsecs; sec++)
-		if (!strcmp(w->secs[sec], secname))
+	for (sec = 0; sec < w->nsecs; sec++) {
+		if (strcmp(w->secs[sec].name, secname))
+			continue;
+		group = w->secs[sec].group;
+		if (w->secs[sec].cond == cond)
 			break;
+	}
 	if (sec == w->nsecs) {
-		char **secs = realloc(w->secs, (w->nsecs + 1) * sizeof(*secs));
+		struct wsec *secs = realloc(w->secs, (w->nsecs + 1) * sizeof(*secs));
 
-		if (!secs || !(secs[w->nsecs] = strdup(secname))) {
+		if (!secs || !(secs[w->nsecs].name = strdup(secname))) {
 			if (secs)
 				w->secs = secs;
 			return -ENOMEM;
 		}
+		secs[w->nsecs].cond = cond;
+		secs[w->nsecs].group = group != UINT32_MAX ? group : w->ngroups++;
 		w->secs = secs;
 		w->nsecs++;
 	}
@@ -318,12 +342,18 @@ int btfi_writer_site(struct btfi_writer *w, const char *secname, uint32_t func_i
 	return 0;
 }
 
-static int cmp_wsite(const void *a, const void *b)
+/* LOCSEC order: sections by first use, each one's plain sites first, then
+ * those on a branch by condition code (deterministic whatever order the
+ * sites come in; without conditions, the order of first use as before). */
+static int cmp_wsite(const void *a, const void *b, void *ctx)
 {
 	const struct wsite *x = a, *y = b;
+	const struct wsec *secs = ctx, *sx = &secs[x->sec], *sy = &secs[y->sec];
 
-	if (x->sec != y->sec)
-		return x->sec < y->sec ? -1 : 1;
+	if (sx->group != sy->group)
+		return sx->group < sy->group ? -1 : 1;
+	if (sx->cond != sy->cond)
+		return sx->cond < sy->cond ? -1 : 1;
 	if (x->func != y->func)
 		return x->func < y->func ? -1 : 1;
 	if (x->offset != y->offset)
@@ -394,7 +424,11 @@ int btfi_writer_finish(struct btfi_writer *w, void **blob, size_t *sz)
 		char name[256];
 		int off;
 
-		snprintf(name, sizeof(name), "inline%s", w->secs[i]);
+		if (w->secs[i].cond)	/* docs/FORMAT.md, "Sites on a branch" */
+			snprintf(name, sizeof(name), "inline%s:%s", w->secs[i].name,
+				 btfi_cc_str(w->secs[i].cond - 1));
+		else
+			snprintf(name, sizeof(name), "inline%s", w->secs[i].name);
 		off = btf__add_str(w->btf, name);
 		if (off < 0) {
 			err = off;
@@ -414,7 +448,7 @@ int btfi_writer_finish(struct btfi_writer *w, void **blob, size_t *sz)
 	proto0 = first_new + w->params.n;
 
 	if (w->nsites)	/* qsort(NULL, 0) is undefined */
-		qsort(w->sites, w->nsites, sizeof(*w->sites), cmp_wsite);
+		qsort_r(w->sites, w->nsites, sizeof(*w->sites), cmp_wsite, w->secs);
 	dedup_sites(w);
 	/* one LOCSEC per section; vlen is 24 bits, so split huge ones */
 	for (i = 0; i < w->nsites; i++)

@@ -33,6 +33,11 @@ int btfi_writer_loc_proto(struct btfi_writer *w, const int *params, uint32_t n);
 /* One site: secname is the ELF section name (".text"); func a FUNC id. */
 int btfi_writer_site(struct btfi_writer *w, const char *secname, uint32_t func_id,
 		     int loc_proto, uint32_t offset);
+/* The same with a condition: 0 is btfi_writer_site(); 1 + an x86
+ * condition code puts the site on a branch, in LOCSEC "inline<sec>:<cc>"
+ * (docs/FORMAT.md, "Sites on a branch"). */
+int btfi_writer_cond_site(struct btfi_writer *w, const char *secname, uint8_t cond,
+			  uint32_t func_id, int loc_proto, uint32_t offset);
 /* Serialize. *blob is malloc'ed. */
 int btfi_writer_finish(struct btfi_writer *w, void **blob, size_t *sz);
 struct btfi_writer_counts {

@@ -365,9 +365,11 @@ void btfinline__free(struct btfinline *bi)
 		munmap(bi->b.mem, bi->b.mem_len);
 	free(bi->sites);
 	free(bi->by_addr);
+	free_secs(bi);
 	free(bi->secs);
 	free(bi->locsecs);
 	free(bi->locsec_ids);
+	free(bi->locsec_sno);
 	if (bi->fmem)
 		munmap(bi->fmem, bi->fmem_len);
 	while (bi->chunks) {

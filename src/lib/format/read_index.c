@@ -20,16 +20,6 @@ static int cmp_func_ids(const void *a, const void *b, void *ctx)
 	return c ? c : (x > y) - (x < y);
 }
 
-static uint32_t locsec_secno(const struct btfinline *bi, const uint8_t *t)
-{
-	const char *nm = locsec_sec(str_at(bi, rd32(t)));
-
-	for (uint32_t s = 0; s < bi->nsecs; s++)
-		if (!strcmp(bi->secs[s].name, nm))
-			return s;
-	return 0;
-}
-
 static int build_sites(struct btfinline *bi)
 {
 	uint32_t nids = bi->start_id + bi->s.n, *rank = NULL, *funcs = NULL, nfuncs = 0;
@@ -77,7 +67,7 @@ static int build_sites(struct btfinline *bi)
 		for (uint32_t l = 0; l < bi->nlocsecs; l++) {
 			const uint8_t *t = bi->s.types + bi->locsecs[l];
 
-			if (locsec_secno(bi, t) != sno)
+			if (bi->locsec_sno[l] != sno)
 				continue;
 			for (uint32_t k = 0, v = BTFI_INFO_VLEN(rd32(t + 4)); k < v; k++) {
 				const uint8_t *e = t + 12 + 12 * k;
@@ -126,6 +116,11 @@ uint32_t btfinline__nsecs(const struct btfinline *bi)
 const char *btfinline__sec_name(const struct btfinline *bi, uint32_t secno)
 {
 	return secno < bi->nsecs ? bi->secs[secno].name : NULL;
+}
+
+int btfinline__sec_cond(const struct btfinline *bi, uint32_t secno)
+{
+	return secno < bi->nsecs ? bi->secs[secno].cond : -ENOENT;
 }
 
 int btfinline__sec_addr(const struct btfinline *bi, uint32_t secno, uint64_t *addr)
@@ -244,7 +239,7 @@ size_t btfinline__func_sites(const struct btfinline *cbi, const char *name,
 				const uint8_t *t = bi->s.types + bi->locsecs[l];
 				uint32_t v = BTFI_INFO_VLEN(rd32(t + 4));
 
-				if (locsec_secno(bi, t) != sno)
+				if (bi->locsec_sno[l] != sno)
 					continue;
 				for (uint32_t e = locsec_lower(t, ids[j]); e < v && rd32(t + 12 + 12 * e) == ids[j]; e++)
 					c->s[k++] = (struct btfinline_site){
@@ -285,7 +280,7 @@ static size_t sites_at_scan(struct btfinline *bi, uint32_t secno, uint32_t offse
 	for (uint32_t l = 0; l < bi->nlocsecs && n < max; l++) {
 		const uint8_t *t = bi->s.types + bi->locsecs[l];
 
-		if (locsec_secno(bi, t) != secno)
+		if (bi->locsec_sno[l] != secno)
 			continue;
 		for (uint32_t k = 0, v = BTFI_INFO_VLEN(rd32(t + 4)); k < v && n < max; k++) {
 			const uint8_t *e = t + 12 + 12 * k;

@@ -18,15 +18,20 @@
 #include <bpf/btf.h>
 #include "format/btf_format.h"
 #include "log.h"
+#include "names.h"
 
 #define MAX_SECS 1024
 #define CP_SHIFT 2
 #define CP_MASK ((1u << CP_SHIFT) - 1)
 #define KV_UNKNOWN 31
 
+/* A secno: the LOCSECs of one ELF section, and of one condition (those
+ * named "inline.text:ne" are sites on a branch, docs/FORMAT.md). */
 struct rsec {
 	uint32_t name_off;
-	const char *name;	/* without "inline" */
+	const char *name;	/* without "inline" and the condition suffix */
+	char *own;		/* name, when it had a suffix to cut */
+	uint8_t cond;		/* 0, or 1 + x86 condition code */
 	uint64_t addr;		/* sh_addr of the ELF section, if known */
 	bool has_addr;
 };
@@ -91,6 +96,7 @@ struct btfinline {
 	struct rsec *secs;		uint32_t nsecs;
 	uint32_t *locsecs;		uint32_t nlocsecs;	/* offset of each LOCSEC in s.types */
 	uint32_t *locsec_ids;					/* and its type id */
+	uint32_t *locsec_sno;					/* and its secno */
 	struct chunk *chunks;
 	uint32_t *funcs, nfuncs;		/* split FUNCs, base FUNCs named by LOCSECs */
 	uint32_t *fname;			/* their name offsets (lookup by name) */
@@ -226,6 +232,31 @@ static inline const char *locsec_sec(const char *nm)
 	if (!strncmp(nm, "inline", 6) && nm[6])
 		return nm + 6;
 	return nm[0] == '.' && nm[1] ? nm : NULL;
+}
+
+/* Section and condition of a LOCSEC's section part (locsec_sec()): the
+ * section is sec[0..*len); *cond 0, or for sites on a branch 1 + the
+ * condition code (".text:ne": ".text", 1 + 5). A suffix that names no
+ * condition is part of the section name. */
+static inline void locsec_cond(const char *sec, size_t *len, uint8_t *cond)
+{
+	const char *colon = strrchr(sec, ':');
+	int cc;
+
+	*len = strlen(sec);
+	*cond = 0;
+	if (colon && colon > sec && (cc = btfi_cc_parse(colon + 1, strlen(colon + 1))) >= 0) {
+		*len = colon - sec;
+		*cond = 1 + cc;
+	}
+}
+
+/* Forget the secnos (a second parse rebuilds them). */
+static inline void free_secs(struct btfinline *bi)
+{
+	for (uint32_t s = 0; s < bi->nsecs; s++)
+		free(bi->secs[s].own);
+	bi->nsecs = 0;
 }
 
 static inline const char *name_of(const struct btfinline *bi, uint32_t id)
