@@ -28,7 +28,7 @@ mkdir -p "$out"
 # entry the call's own code reaches over a back edge (sqlite3DbMallocZero
 # in jsonParseFuncArg, gcc), another call's cross-jumped tail
 # (sqlite3_result_text64 in jsonReturnString, gcc).
-TRUTH_INCLUDE=${TRUTH_INCLUDE-sqlite3ApiExit,sqlite3Utf8Read,sqlite3HashFind,sqlite3VdbeSerialTypeLen,findRightmost,sqlite3PcacheClearWritable,whereRangeAdjust,sqlite3_vfs_register,sqlite3DbMallocZero,sqlite3_result_text64} \
+TRUTH_INCLUDE=${TRUTH_INCLUDE-sqlite3ApiExit,sqlite3Utf8Read,sqlite3HashFind,sqlite3VdbeSerialTypeLen,findRightmost,sqlite3PcacheClearWritable,whereRangeAdjust,sqlite3_vfs_register,sqlite3DbMallocZero,sqlite3_result_text64,dropCell,sqlite3BtreeLast,moveToLeftmost,searchWith} \
 TRUTH_OUT=$out bash "$TOP/tests/truth/run.sh" --quick
 rc=$?
 # The harness must see every kind of result it reports: calls and events

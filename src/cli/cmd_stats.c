@@ -61,7 +61,7 @@ static void print_sites(const struct btfi_scan *s)
 		       site->call_file ? site->call_file : "?", site->call_line,
 		       site->depth, site->shndx);
 		if (site->cond)		/* a branch of the caller's: when it goes in */
-			printf(" cond %u:", site->cond - 1);
+			printf(" if %s:", btfi_cc_str(site->cond - 1));
 		for (uint32_t j = 0; j < site->nlocs; j++) {
 			const struct btfi_param *p = &s->params[f->first_param + j];
 			const struct btfi_loc *l = &s->locs[site->first_loc + j];

@@ -1377,12 +1377,22 @@ static uint8_t edge_cond(const struct scan_cfg *c, uint32_t q, uint32_t b)
  * goes elsewhere: clang's moveToLeftmost, whose body is its `while(
  * !pPage->leaf )`, entered by sqlite3BtreeFirst's `rc` test, which also
  * leads to the error exit): the branch, *cond the way into the loop. */
-static uint32_t edge_before_loop(struct scan_cfg *c, uint32_t l, uint8_t *cond)
+static uint32_t edge_before_loop(struct scan_cfg *c, uint32_t l, uint32_t stamp, uint8_t *cond)
 {
-	uint32_t from = loop_way_in(c, l);
+	uint32_t from = loop_way_in(c, l), h = c->loops[l].header;
+	const struct cfg_block *fb;
 
-	if (from == NONE || !(*cond = edge_cond(c, from, c->loops[l].header)))
+	if (from == NONE || !(*cond = edge_cond(c, from, h)))
 		return NONE;
+	/* the other way leaves the body: calls that skip the loop are no
+	 * calls of an instance whose code is the loop */
+	fb = &c->blocks[from];
+	for (uint32_t k = 0; k < fb->nsucc; k++) {
+		uint32_t o = c->succs[fb->succ + k] & ~BACK;
+
+		if (o != h && c->imark[c->blocks[o].first] == stamp)
+			return NONE;
+	}
 	return c->blocks[from].first + c->blocks[from].n - 1;
 }
 
@@ -1873,6 +1883,54 @@ static bool must_reach(struct scan_cfg *c, uint32_t a, uint32_t b, uint32_t stam
 	return true;
 }
 
+static bool reg_only(struct scan_cfg *c, uint32_t i);
+static bool at_call_line(struct scan_cfg *c, uint32_t i);
+
+/* Does the instance's code from i to the end of its block do the body's
+ * work (a call, a load, a store: not only set registers, which may be
+ * the caller's value too)? `decides`: a branch of the body's counts too
+ * (GCC's sqlite3_value_text in jsonObjectFunc: the first label's way in
+ * is the flags test `and $0x202; cmp; je`). */
+static bool block_work(struct scan_cfg *c, uint32_t i, uint32_t stamp, bool decides)
+{
+	const struct cfg_block *bl = &c->blocks[c->insns[i].blk];
+	uint32_t last = bl->first + bl->n - 1;
+
+	if (decides && c->imark[last] == stamp && c->insns[last].flow == BTFI_FLOW_CJUMP)
+		return true;
+	for (; i < bl->first + bl->n; i++)
+		if (c->imark[i] == stamp && work_insn(&c->insns[i]) && !reg_only(c, i))
+			return true;
+	return false;
+}
+
+/* Is block q's edge to block b (edge_cond()) a way into the call, from
+ * outside: q's other way leaves the instance's code (both going in, it
+ * is the body's own test that DWARF gives to the caller: GCC's
+ * jsonParseFree `nJPRef > 1`, the `cmp; ja` before its marker), and q
+ * does not decide for every call reaching the earlier entry x or the
+ * marker m (NONE) whether they run (then it is the caller's choice
+ * whether to call: putVarint32's `v < 0x80` falls into the store that
+ * sqlite3PutVarint's body shares, as marker_exit() knows). */
+static bool way_in(struct scan_cfg *c, uint32_t q, uint32_t b, uint32_t x, uint32_t m,
+		   uint32_t stamp)
+{
+	const struct cfg_block *qb = &c->blocks[q];
+
+	/* as cut_at_join(): the call's own argument code, or b does work */
+	if (!block_work(c, c->blocks[b].first, stamp, true) && !at_call_line(c, qb->first + qb->n - 1))
+		return false;
+
+	for (uint32_t k = 0; k < qb->nsucc; k++) {
+		uint32_t o = c->succs[qb->succ + k] & ~BACK;
+
+		if (o != b && c->imark[c->blocks[o].first] == stamp)
+			return false;
+	}
+	(void)x;
+	return m == NONE || !dominates(c, q, c->insns[m].blk);
+}
+
 /* The ways into e's block that x does not reach, when each is a block
  * whose only successor is e's (not a back edge): their last instructions
  * in out[], their number; 0 if there is none, e does not start its block
@@ -1886,7 +1944,7 @@ static bool must_reach(struct scan_cfg *c, uint32_t a, uint32_t b, uint32_t stam
  * serial_type and falls into the table lookup the entry's `>= 128` test
  * also jumps to) and a shared result (sqlite3_column_text's `return 0`). */
 static uint32_t bypass_preds(struct scan_cfg *c, uint32_t x, uint32_t e, uint32_t stamp,
-			     uint16_t D, bool mid, uint32_t *out, uint8_t *cond, uint32_t max)
+			     uint16_t D, bool mid, uint32_t m, uint32_t *out, uint8_t *cond, uint32_t max)
 {
 	const struct cfg_block *eb = &c->blocks[c->insns[e].blk];
 	const struct cfg_block *xb = &c->blocks[c->insns[x].blk];
@@ -1918,7 +1976,7 @@ static uint32_t bypass_preds(struct scan_cfg *c, uint32_t x, uint32_t e, uint32_
 		if (n == max || ext_depth(c, q, stamp) != D)
 			return 0;
 		if (cond && eb->first == e && qb->nsucc == 2 &&
-		    (cd = edge_cond(c, q, c->insns[e].blk))) {
+		    (cd = edge_cond(c, q, c->insns[e].blk)) && way_in(c, q, c->insns[e].blk, x, m, stamp)) {
 			cond[n] = cd;
 			out[n++] = lq;
 			continue;
@@ -3172,8 +3230,7 @@ static uint32_t cut_at_join(struct scan_cfg *c, uint32_t j, uint32_t stamp, cons
 	 * too (clang's sqlite3ArrayAllocate jumps from its `(n & (n-1)) ==
 	 * 0` test, line 131092, to sqlite3DbRealloc's `return p`, `mov
 	 * %rbp,%rax; jmp`, which is the no-grow path's `pNew = pArray`) */
-	for (uint32_t i = j; i < c->blocks[jb].first + c->blocks[jb].n && !jwork; i++)
-		jwork = c->imark[i] == stamp && work_insn(&c->insns[i]) && !reg_only(c, i);
+	jwork = block_work(c, j, stamp, false);
 	for (uint32_t k = 0; k < c->blocks[jb].npred && !jwork; k++) {
 		const struct cfg_block *qb = &c->blocks[c->preds[c->blocks[jb].pred + k]];
 		uint32_t lq = qb->first + qb->n - 1;
@@ -3322,7 +3379,7 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 			preloop = true;
 			continue;
 		}
-		if (nent == 1 && (x = edge_before_loop(c, l, &cd)) != NONE) {
+		if (nent == 1 && (x = edge_before_loop(c, l, stamp, &cd)) != NONE) {
 			out->addr[0] = c->insns[x].addr;
 			out->cond[0] = cd;
 			out->at[0] = c->insns[c->blocks[c->loops[l].header].first].addr;
@@ -3379,7 +3436,7 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 					uint32_t bp[4], nb, ne = 0, b;
 					uint8_t bc[4];
 
-					nb = bypass_preds(c, ent[k], ent[i], stamp, D, mi == NONE, bp, bc, 4);
+					nb = bypass_preds(c, ent[k], ent[i], stamp, D, mi == NONE, mi, bp, bc, 4);
 					for (b = 0; b < nb; b++)
 						ne += bc[b] != 0;
 					if (nb && nent - 1 + nb + nej <= SCAN_CFG_MAX_ENTRIES) {
