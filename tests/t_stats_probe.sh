@@ -76,13 +76,20 @@ def sites(policy):
     out = subprocess.run(args, capture_output=True, text=True, check=True).stdout
     res = []
     for l in out.splitlines():
-        m = re.match(r"site (f\d+) (0x[0-9a-f]+) .* at \S+:(\d+) depth \d+ shndx \d+: (.*)$", l)
+        m = re.match(r"site (f\d+) (0x[0-9a-f]+) .* at \S+:(\d+) depth \d+ shndx \d+:(?: if (\w+):)? (.*)$", l)
         if m:
             res.append((m.group(2), int(m.group(3)),
-                        re.split(r" (?=[A-Za-z_][A-Za-z_0-9.]*=)", m.group(4).strip())))
+                        re.split(r" (?=[A-Za-z_][A-Za-z_0-9.]*=)", m.group(5).strip()), m.group(4)))
     return res
 # Instances whose entry_pc lies outside their ranges: where the two policies differ.
 outside = {a[1] for a, b in zip(sites("entry-pc"), sites("entry-in-range")) if a[0] != b[0]}
+# A site on a branch of the caller's counts only when the jump goes into
+# the body: gdb stops there only when the condition holds on $eflags.
+CF, PF, ZF, SF, OF = ("(($eflags >> %d) & 1)" % b for b in (0, 2, 6, 7, 11))
+CC = {"o": OF, "b": CF, "e": ZF, "be": f"({CF} | {ZF})", "s": SF, "p": PF,
+      "l": f"({SF} != {OF})", "le": f"({ZF} | ({SF} != {OF}))"}
+CC.update({"n" + k if k not in ("b", "be", "l", "le") else {"b": "ae", "be": "a", "l": "ge", "le": "g"}[k]:
+           f"!{v}" for k, v in list(CC.items())})
 recs = collections.defaultdict(list)
 for l in subprocess.run([binary, N], capture_output=True, text=True).stdout.splitlines():
     if l.startswith("REC "):
@@ -108,14 +115,14 @@ def run(policy):
     S = sites(policy)
     script = ["set pagination off", "set confirm off", f"starti {N} > /dev/null",
               f"set $base = (unsigned long)&main - {mainoff}"]
-    for addr, line, params in S:
+    for addr, line, params, cc in S:
         names, ex = [], []
         for p in params:
             pn, loc = p.split("=", 1)
             e = gexpr(loc)
             names.append(pn if e else pn + "?")
             ex.append(e or "0")
-        script += [f"break *($base + {addr})", "commands", "silent",
+        script += [f"break *($base + {addr})" + (f" if {CC[cc]}" if cc else ""), "commands", "silent",
                    f'printf "HIT {line} ' + " ".join(f"{x}=%ld" for x in names) + '\\n", ' + ", ".join(ex),
                    "continue", "end"]
     script.append("continue")
@@ -128,7 +135,7 @@ def run(policy):
             _, line, *kv = l.split()
             hits[line_id[int(line)]].append(dict(x.split("=") for x in kv))
     st = collections.Counter()
-    for sid in sorted({line_id[line] for _, line, _ in S}):
+    for sid in sorted({line_id[line] for _, line, _, _ in S}):
         grp = "outside" if any(line_id[l] == sid for l in outside) else "inside"
         h, r = hits[sid], recs[sid]
         if len(h) != len(r):

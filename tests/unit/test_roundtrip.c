@@ -227,7 +227,10 @@ static void one(const char *path)
 		    !(scn = elf_getscn(s->elf, site->shndx)) ||
 		    !gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_EXECINSTR))
 			continue;
-		snprintf(buf, sizeof(buf), "%s %s+%llx:", f->name, elf_strptr(s->elf, shstrndx, sh.sh_name),
+		/* a site on a branch is in its own LOCSEC (section:cc; "?" here,
+		 * the key ends at the first colon) */
+		snprintf(buf, sizeof(buf), "%s %s%s%s+%llx:", f->name, elf_strptr(s->elf, shstrndx, sh.sh_name),
+			 site->cond ? "?" : "", site->cond ? btfi_cc_str(site->cond - 1) : "",
 			 (unsigned long long)(site->addr - sh.sh_addr));
 		for (uint32_t k = 0; k < site->nlocs; k++) {
 			struct btfi_loc l = s->locs[site->first_loc + k];
@@ -254,8 +257,11 @@ static void one(const char *path)
 		struct btfi_loc locs[128];
 		int n = btfinline__site_locs(bi, &sites[i], locs, 128);
 
-		snprintf(buf, sizeof(buf), "%s %s+%x:", btf__name_by_offset(btf, fn->name_off),
-			 btfinline__sec_name(bi, sites[i].secno), sites[i].offset);
+		int cc = btfinline__sec_cond(bi, sites[i].secno);
+
+		snprintf(buf, sizeof(buf), "%s %s%s%s+%x:", btf__name_by_offset(btf, fn->name_off),
+			 btfinline__sec_name(bi, sites[i].secno), cc > 0 ? "?" : "",
+			 cc > 0 ? btfi_cc_str(cc - 1) : "", sites[i].offset);
 		for (int k = 0; k < n && k < 128; k++)
 			loc_key(buf, sizeof(buf), k < btf_vlen(p) ? btf__name_by_offset(btf, btf_params(p)[k].name_off) : "?",
 				&locs[k]);
