@@ -1028,7 +1028,9 @@ static int entry_site(struct btfi_scan *s, struct scan_priv *p, const struct wal
  * extra way in that jump was: 114 events for 58 calls). The call that
  * runs there already has its event. Dropped here, when the function's
  * instances are all known (either may come first). Only extra ways: an
- * instance's first address stays (a call of its own starts there).
+ * instance's first address stays (a call of its own starts there). The
+ * same for a site on a branch that copies the instance's own branch
+ * (scan_cfg_cross_branch(): the kernel's put_task_struct).
  */
 static void drop_others_ways(struct btfi_scan *s, struct scan_priv *p, const struct walk_ctx *ctx,
 			     uint32_t first, uint32_t nspans)
@@ -1051,6 +1053,7 @@ static void drop_others_ways(struct btfi_scan *s, struct scan_priv *p, const str
 		if (drop) {
 			s->probe.extra_addrs--;
 			s->probe.others_ways++;
+			s->probe.edges -= x->cond != 0;
 			continue;
 		}
 		/* (the spans and the taken map still name sites by their old
@@ -1982,8 +1985,9 @@ static int do_inline(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
 			return err;
 		s->sites[xi].flags |= BTFI_SITE_EXTRA;
 		s->sites[xi].cond = 0;
-		if (i < ch.n - ch.views && !ch.cond[i] && !in_ranges(p, ch.addr[i]) &&
-		    scan_cfg_cross_jump(p->cfg, lines_cu(p), ch.addr[i], p->ranges, p->nranges))
+		if (i < ch.n - ch.views && !in_ranges(p, ch.addr[i]) &&
+		    (ch.cond[i] ? scan_cfg_cross_branch(p->cfg, ch.addr[i], ch.at[i], p->ranges, p->nranges) :
+		     scan_cfg_cross_jump(p->cfg, lines_cu(p), ch.addr[i], p->ranges, p->nranges)))
 			s->sites[xi].flags |= BTFI_SITE_JUMP_IN;
 		s->sites[xi].addr = ch.addr[i];
 		s->sites[xi].shndx = addr_shndx(p, ch.addr[i]);
@@ -2008,9 +2012,10 @@ static int do_inline(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
 
 			if ((err = u64map_put(&p->taken, (uint64_t)o->func << 32 ^ a, si)))
 				return err;
-			/* (only drop_others_ways() reads them, and only for
-			 * BTFI_SITE_JUMP_IN ways, which need the line table) */
-			if (p->cfg && lines_cu(p) && !(s->sites[si].flags & BTFI_SITE_SPLIT))
+			/* (only drop_others_ways() reads them, for
+			 * BTFI_SITE_JUMP_IN ways: a `jmp` needs the line
+			 * table, a branch does not) */
+			if (p->cfg && !(s->sites[si].flags & BTFI_SITE_SPLIT))
 				nsp = scan_cfg_only_after(p->cfg, ch.n && ch.cond[i] ? ch.at[i] : a,
 							  p->ranges, p->nranges, sp, 8);
 			if (GROW(p->spans, p->spans_cap, p->nspans + nsp))

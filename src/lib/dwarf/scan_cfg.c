@@ -1085,6 +1085,37 @@ bool scan_cfg_cross_jump(struct scan_cfg *c, Dwarf_Die *cu, uint64_t addr,
 	return false;
 }
 
+static uint32_t shape_of(struct scan_cfg *c, uint32_t i);
+
+bool scan_cfg_cross_branch(struct scan_cfg *c, uint64_t addr, uint64_t to,
+			   const struct scan_range *r, uint32_t nr)
+{
+	uint32_t i = c->state > 0 ? find_insn(c, addr) : NONE, t;
+	const struct cfg_block *tb;
+
+	if (i == NONE || !i || (t = find_insn(c, to)) == NONE ||
+	    c->insns[i].flow != BTFI_FLOW_CJUMP || c->insns[i - 1].blk != c->insns[i].blk)
+		return false;
+	tb = &c->blocks[c->insns[t].blk];
+	if (tb->first != t)
+		return false;
+	for (uint32_t k = 0; k < tb->npred; k++) {
+		const struct cfg_block *qb = &c->blocks[c->preds[tb->pred + k]];
+		uint32_t lq = qb->first + qb->n - 1;
+
+		/* the same condition into `to`: `jg` falling in is `jle` jumping */
+		if (lq == i || qb->n < 2 || c->insns[lq].flow != BTFI_FLOW_CJUMP ||
+		    c->insns[lq].cc < 0 || c->insns[i].cc < 0 ||
+		    !scan_ranges_hold(r, nr, c->insns[lq].addr) ||
+		    (c->insns[lq].cc ^ (c->insns[lq].target != to)) !=
+		    (c->insns[i].cc ^ (c->insns[i].target != to)))
+			continue;
+		if (shape_of(c, lq - 1) == shape_of(c, i - 1))
+			return true;
+	}
+	return false;
+}
+
 /* The instruction at addr decoded again, for btfi_insn_*()'s questions
  * about "the instruction last decoded"; false if there is none. */
 static bool decode_at(struct scan_cfg *c, uint64_t addr)
@@ -1571,7 +1602,6 @@ static bool loads(struct scan_cfg *c, uint32_t i)
 	       btfi_insn_load(c->dec, &dst, &base, &disp, &bytes, &sgn);
 }
 
-static uint32_t shape_of(struct scan_cfg *c, uint32_t i);
 
 /* The instance's range that holds addr (that starts at addr if starts),
  * NONE if none. */

@@ -106,6 +106,16 @@ uint32_t scan_cfg_only_after(struct scan_cfg *c, uint64_t addr, const struct sca
  * line table of cu (NULL: false). */
 bool scan_cfg_cross_jump(struct scan_cfg *c, Dwarf_Die *cu, uint64_t addr,
 			 const struct scan_range *r, uint32_t nr);
+/* Is the branch at addr (outside the instance's ranges r[0..nr)), whose
+ * way into the body goes to `to`, a copy of the instance's own branch
+ * there: a way of the instance's into `to` ends with a branch that goes
+ * there on the same condition, after an instruction of the same shape
+ * (btfi_insn_shape()) as the one before addr? Two copies of one test
+ * sharing the tail (cross-jumping: the kernel's put_task_struct at two
+ * lines of futex_get_robust_list_common, whose refcount `cmp $1; je`
+ * both go to one __put_task_struct call). No line table needed. */
+bool scan_cfg_cross_branch(struct scan_cfg *c, uint64_t addr, uint64_t to,
+			   const struct scan_range *r, uint32_t nr);
 /* Does the instruction at addr set DWARF register reg to a constant?
  * (btfi_insn_const()) */
 bool scan_cfg_const(struct scan_cfg *c, uint64_t addr, uint32_t reg, uint64_t *val, bool *pcrel);
