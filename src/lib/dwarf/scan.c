@@ -1173,7 +1173,8 @@ static int per_call(struct scan_priv *p, struct walk_ctx *ctx, Dwarf_Die *die,
 	r = fn_cfg(p, ctx);
 	if (r > 0)
 		scan_cfg_entries(p->cfg, p->ranges, p->nranges, p->vpts, p->nvpts, ri->entry,
-				 ri->has_entry, fallback, !p->kernel, lines_cu(p), die, ch);
+				 ri->has_entry, fallback, !p->kernel, lines_cu(p), die,
+				 ctx->fn_valid ? &ctx->fn : NULL, ch);
 	return r < 0 ? r : 0;
 }
 
@@ -1929,7 +1930,8 @@ static int do_inline(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
 			struct scan_cfg_choice alt;
 
 			scan_cfg_entries(p->cfg, p->ranges, p->nranges, p->vpts, p->nvpts, 0, false,
-					 ch.addr[0], !p->kernel, lines_cu(p), die, &alt);
+					 ch.addr[0], !p->kernel, lines_cu(p), die,
+					 ctx->fn_valid ? &ctx->fn : NULL, &alt);
 			drop_taken_views(s, p, ctx, o->func, &alt);
 			if (alt.n && !taken_by_other(s, p, ctx, o->func, &alt)) {
 				ch = alt;

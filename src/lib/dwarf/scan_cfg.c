@@ -100,6 +100,7 @@ struct scan_cfg {
 	const struct scan_xedge *xe;	uint32_t nxe;	/* the scan's, sorted */
 	Dwarf_Die *cu;			/* its line table, for the query; NULL */
 	Dwarf_Die *inst;		/* the instance asked about; NULL */
+	Dwarf_Die *fn;			/* its function; NULL */
 	const struct scan_range *r;	uint32_t nr;	/* its ranges */
 };
 
@@ -1915,22 +1916,53 @@ static bool must_reach(struct scan_cfg *c, uint32_t a, uint32_t b, uint32_t stam
 
 static bool reg_only(struct scan_cfg *c, uint32_t i);
 static bool at_call_line(struct scan_cfg *c, uint32_t i);
+static Dwarf_Off innermost(Dwarf_Die *die, uint64_t addr, int depth);
+
+/* Is instruction i the code of another inlined call, one that does not
+ * hold the instance asked about? A branch there into the body is that
+ * call's tail, which the compiler shares with this body (cross-jumping
+ * between two functions: the kernel's f_setown `if (!pid) goto out` in
+ * do_fcntl jumps to the `rcu_read_unlock()` DWARF gives to
+ * f_setown_ex), not a way of this call's. */
+static bool other_call(struct scan_cfg *c, uint32_t i)
+{
+	Dwarf_Die a, sib, fn;
+	Dwarf_Off o, d, end;
+
+	if (!c->fn || !c->inst || c->relocatable)
+		return false;
+	fn = *c->fn;
+	o = innermost(&fn, c->insns[i].addr, 0);
+	d = dwarf_dieoffset(c->inst);
+	if (o == dwarf_dieoffset(&fn) || !dwarf_offdie(dwarf_cu_getdwarf(c->inst->cu), o, &a))
+		return false;
+	/* a DIE's subtree lies between it and its next sibling (a last
+	 * child's: up to the function's end, which keeps more) */
+	end = dwarf_siblingof(&a, &sib) == 0 ? dwarf_dieoffset(&sib) :
+	      dwarf_siblingof(&fn, &sib) == 0 ? dwarf_dieoffset(&sib) : (Dwarf_Off)-1;
+	return !(o < d && d < end);
+}
 
 /* Does the instance's code from i to the end of its block do the body's
  * work (a call, a load, a store: not only set registers, which may be
- * the caller's value too)? `decides`: a branch of the body's counts too
- * (GCC's sqlite3_value_text in jsonObjectFunc: the first label's way in
- * is the flags test `and $0x202; cmp; je`). */
-static bool block_work(struct scan_cfg *c, uint32_t i, uint32_t stamp, bool decides)
+ * the caller's value too)? For an edge (`edge`), only memory or a call
+ * counts (btfi_insn_mem(): `or $-1,%rax` is the `return -EPERM` the
+ * kernel's setfl shares with fcntl_rw_hint), and a branch of the body's
+ * too (GCC's sqlite3_value_text in jsonObjectFunc: the first label's way
+ * in is the flags test `and $0x202; cmp; je`). */
+static bool block_work(struct scan_cfg *c, uint32_t i, uint32_t stamp, bool edge)
 {
 	const struct cfg_block *bl = &c->blocks[c->insns[i].blk];
 	uint32_t last = bl->first + bl->n - 1;
 
-	if (decides && c->imark[last] == stamp && c->insns[last].flow == BTFI_FLOW_CJUMP)
+	if (edge && c->imark[last] == stamp && c->insns[last].flow == BTFI_FLOW_CJUMP)
 		return true;
-	for (; i < bl->first + bl->n; i++)
-		if (c->imark[i] == stamp && work_insn(&c->insns[i]) && !reg_only(c, i))
+	for (; i < bl->first + bl->n; i++) {
+		if (c->imark[i] != stamp || !work_insn(&c->insns[i]))
+			continue;
+		if (edge ? decode_at(c, c->insns[i].addr) && btfi_insn_mem(c->dec) : !reg_only(c, i))
 			return true;
+	}
 	return false;
 }
 
@@ -1938,17 +1970,20 @@ static bool block_work(struct scan_cfg *c, uint32_t i, uint32_t stamp, bool deci
  * outside: q's other way leaves the instance's code (both going in, it
  * is the body's own test that DWARF gives to the caller: GCC's
  * jsonParseFree `nJPRef > 1`, the `cmp; ja` before its marker), and q
- * does not decide for every call reaching the earlier entry x or the
- * marker m (NONE) whether they run (then it is the caller's choice
+ * does not decide for every call reaching the marker m (NONE: no marker)
+ * whether it runs (then it is the caller's choice
  * whether to call: putVarint32's `v < 0x80` falls into the store that
- * sqlite3PutVarint's body shares, as marker_exit() knows). */
-static bool way_in(struct scan_cfg *c, uint32_t q, uint32_t b, uint32_t x, uint32_t m,
-		   uint32_t stamp)
+ * sqlite3PutVarint's body shares, as marker_exit() knows); b does the
+ * body's work or q's jump is the call's argument code; q is no other
+ * inlined call's code (other_call()). */
+static bool way_in(struct scan_cfg *c, uint32_t q, uint32_t b, uint32_t m, uint32_t stamp)
 {
 	const struct cfg_block *qb = &c->blocks[q];
 
 	/* as cut_at_join(): the call's own argument code, or b does work */
 	if (!block_work(c, c->blocks[b].first, stamp, true) && !at_call_line(c, qb->first + qb->n - 1))
+		return false;
+	if (other_call(c, qb->first + qb->n - 1))
 		return false;
 
 	for (uint32_t k = 0; k < qb->nsucc; k++) {
@@ -1957,7 +1992,6 @@ static bool way_in(struct scan_cfg *c, uint32_t q, uint32_t b, uint32_t x, uint3
 		if (o != b && c->imark[c->blocks[o].first] == stamp)
 			return false;
 	}
-	(void)x;
 	return m == NONE || !dominates(c, q, c->insns[m].blk);
 }
 
@@ -2006,7 +2040,7 @@ static uint32_t bypass_preds(struct scan_cfg *c, uint32_t x, uint32_t e, uint32_
 		if (n == max || ext_depth(c, q, stamp) != D)
 			return 0;
 		if (cond && eb->first == e && qb->nsucc == 2 &&
-		    (cd = edge_cond(c, q, c->insns[e].blk)) && way_in(c, q, c->insns[e].blk, x, m, stamp)) {
+		    (cd = edge_cond(c, q, c->insns[e].blk)) && way_in(c, q, c->insns[e].blk, m, stamp)) {
 			cond[n] = cd;
 			out[n++] = lq;
 			continue;
@@ -3311,7 +3345,7 @@ static uint32_t cut_at_join(struct scan_cfg *c, uint32_t j, uint32_t stamp, cons
 void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t nr,
 		      const uint64_t *vp, uint32_t nvp, uint64_t marker, bool has_marker,
 		      uint64_t fallback, bool refuse, Dwarf_Die *cu, Dwarf_Die *inst,
-		      struct scan_cfg_choice *out)
+		      Dwarf_Die *fn, struct scan_cfg_choice *out)
 {
 	uint32_t stamp, i, k, mi = NONE, fi, ent[SCAN_CFG_MAX_ENTRIES], pre[SCAN_CFG_MAX_ENTRIES], nent;
 	uint32_t first[SCAN_CFG_MAX_ENTRIES], nfirst;	/* first_ones()' */
@@ -3327,6 +3361,7 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 		return;
 	c->cu = cu;
 	c->inst = inst;
+	c->fn = fn;
 	c->r = r;
 	c->nr = nr;
 	stamp = ++c->stamp;

@@ -63,12 +63,14 @@ int scan_cfg_build(struct scan_cfg *c, struct scan_priv *p, uint64_t key,
  * uprobes refuse if `refuse`; cu (or NULL) the unit whose line table
  * says which instructions are line 0 and
  * where unrolled copies of the call start, inst (or NULL) the instance's
- * DIE, whose inlined subroutines tell those copies from other calls.
+ * DIE, whose inlined subroutines tell those copies from other calls, fn
+ * (or NULL) the function's DIE, whose inlined subroutines tell a branch
+ * of another call's from the caller's.
  * out->n == 0: no answer (use the fallback). */
 void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t nr,
 		      const uint64_t *vp, uint32_t nvp, uint64_t marker, bool has_marker,
 		      uint64_t fallback, bool refuse, Dwarf_Die *cu, Dwarf_Die *inst,
-		      struct scan_cfg_choice *out);
+		      Dwarf_Die *fn, struct scan_cfg_choice *out);
 /* Instructions near addr on its paths, nearest first, into st[0..max).
  * Forward: addr itself (st[0]), then what may run next, both ways at a
  * branch (not around a loop); back: what ran before it on its one path
