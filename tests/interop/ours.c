@@ -11,7 +11,8 @@
  * BASE, BLOB as check's (BLOB: an ELF with .BTF.inline or a raw blob).
  * Line (fields separated by one space, unsorted; the caller sorts):
  *   SEC FUNC [FUNC_ID] 0xOFF [LOC_PROTO_ID] NAME=LOC...
- * SEC: the section without the LOCSEC name's "inline" prefix; then one
+ * SEC: the LOCSEC's name without its "inline" prefix (a site on a branch:
+ * section:cc, as upstream sees it, docs/FORMAT.md); then one
  * NAME=LOC per LOC_PROTO slot, NAME the FUNC_PROTO's parameter name, LOC:
  *   none | reg(R)/SIZE/S | reg_pair(R,R2)/SIZE/S | reg_offset(R,OFF)/SIZE/S |
  *   mem(R,OFF)/SIZE/S | const(0xV)/SIZE/S | addr(0xV)/SIZE/S
@@ -66,7 +67,7 @@ int main(int argc, char **argv)
 	struct btfi_loc *locs = NULL;
 	const struct btf *btf;
 	size_t nsites;
-	int maxlocs = 0, err;
+	int maxlocs = 0, err, cond;
 
 	if (argc != 3) {
 		fprintf(stderr, "usage: ours BASE BLOB\n");
@@ -106,7 +107,9 @@ int main(int argc, char **argv)
 				goto fail;
 			btfinline__site_locs(bi, st, locs, maxlocs);
 		}
-		printf("%s %s [%u] 0x%x [%u]", btfinline__sec_name(bi, st->secno),
+		cond = btfinline__sec_cond(bi, st->secno);
+		printf("%s%s%s %s [%u] 0x%x [%u]", btfinline__sec_name(bi, st->secno),
+		       cond > 0 ? ":" : "", cond > 0 ? btfi_cc_str(cond - 1) : "",
 		       btf__name_by_offset(btf, f->name_off), st->func_id, st->offset,
 		       st->loc_proto_id);
 		pp = btf_params(p);
