@@ -47,6 +47,16 @@
 #     4), scanned by `losetup -P` and again by `blockdev --rereadpt`: one
 #     free_partitions event per scan (the binary before gave NP per scan),
 #     each partition there (/sys/block/loop1/loop1pN);
+# 13. a site on a branch (docs/FORMAT.md): copy_from_iter in
+#     kernfs_fop_write_iter is entered, where kmalloc's buffer is not NULL,
+#     by the caller's `jne` into the body's middle, which has no address of
+#     its own there; K writes to a sysfs attribute (printk's `time`
+#     parameter: no preallocated buffer) must give K events, each at that
+#     jne (its condition tested on the flags at the probe); K selects
+#     (tests/kernel/selectfds.c) passing a read, write or except set or
+#     NULL in each pattern: one copy_from_user event in core_sys_select per
+#     set passed, from = that set's address, none for a NULL one, though
+#     the caller's jne's into the body run for every select;
 #  6. a site kprobes cannot take (get_stack_guard_info is inlined once into
 #     exc_double_fault, which the kernel's kprobe blacklist holds, and once
 #     elsewhere): all-or-none refuses the function naming the site,
@@ -120,6 +130,26 @@ PY
 # 10. a copy on a way out of a loop: futex(FUTEX_WAKE_OP), valid and unknown ops
 gcc -O2 -static -Wall -Wextra -o "$KOUT/futexop" "$KTOP/tests/kernel/futexop.c" || fail "building tests/kernel/futexop.c"
 fn=$((2 + RANDOM % 4)); fm=$((1 + RANDOM % 4))
+# 13. sites on a branch: copy_from_iter's in kernfs_fop_write_iter,
+# copy_from_user's in core_sys_select (the offsets in the caller of FUNC's
+# sites on a branch, from dump of the blob)
+cond_sites() {	# FUNC CALLER
+	local ka ksz text c a
+	read -r ka ksz < <(nm -S "$KCACHE/vmlinux" | awk -v f="$2" '$4 == f { print $1, $2 }')
+	text=$(vmlinux_sym _text)
+	for c in $("$BTFINLINE" dump "$blob" --base "$btf" "$1" |
+		   sed -nE 's/^  \.text\+0x([0-9a-f]+) if [a-z]+:.*/\1/p'); do
+		a=$((0x$text + 0x$c))
+		if [ $a -ge $((0x$ka)) ] && [ $a -lt $((0x$ka + 0x$ksz)) ]; then printf '0x%x\n' $((a - 0x$ka)); fi
+	done
+}
+kw=$((2 + RANDOM % 5)); ks=$((8 + RANDOM % 8))
+kcond=$(cond_sites copy_from_iter kernfs_fop_write_iter)
+scond=$(cond_sites copy_from_user core_sys_select | paste -sd' ')
+[ "$(echo "$kcond" | grep -c .)" = 1 ] || fail "copy_from_iter in kernfs_fop_write_iter: sites on a branch '$kcond', expected one (dump of $blob)"
+[ -n "$scond" ] || fail "no site on a branch of copy_from_user in core_sys_select (dump of $blob)"
+gcc -O2 -static -Wall -Wextra -o "$KOUT/selectfds" "$KTOP/tests/kernel/selectfds.c" || fail "building tests/kernel/selectfds.c"
+echo "run16: $kw sysfs writes, copy_from_iter's site on a branch kernfs_fop_write_iter+$kcond; $ks selects, copy_from_user's core_sys_select+{$scond}"
 cat >"$KOUT/vm.sh" <<EOS
 . ./workload.sh
 T=/sys/kernel/tracing
@@ -221,6 +251,14 @@ leftover run15
 ls -d /sys/block/loop1/loop1p* | sed 's/^/PART /'
 losetup -d /dev/loop1
 
+# run 16: a site on a branch: copy_from_iter in kernfs writes
+start run16 --best-effort --no-entry copy_from_iter copy_from_user
+./selectfds $ks
+sh -c 'echo "KW pid \$\$"; i=0; while [ \$i -lt $kw ]; do echo Y >/sys/module/printk/parameters/time; i=\$((i + 1)); done'
+sleep 0.3
+kill -TERM \$pid; wait \$pid; echo "RC run16 \$?"
+leftover run16
+
 # run 8: a blacklisted site (noinstr text): refused, then best effort
 \$B -d 0.3 get_stack_guard_info >run8.out 2>run8.err; echo "RC run8 \$?"
 \$B -d 0.3 --best-effort get_stack_guard_info >run9.out 2>run9.err; echo "RC run9 \$?"
@@ -238,14 +276,14 @@ leftover kattach
 grep -v '^#' \$T/trace | sed -E 's/^.* [0-9]+\.[0-9]+: ([A-Za-z0-9_]+): /EV \1: /'
 echo >\$T/kprobe_events
 echo "KLIST-BEGIN"; cat \$L; echo "KLIST-END"
-for n in run1 run2 run3 run4 run5 run6 run7 run8 run9 run10 run11 run12 run13 run14 run15; do
+for n in run1 run2 run3 run4 run5 run6 run7 run8 run9 run10 run11 run12 run13 run14 run15 run16; do
 	sed "s/^/\$n: /" \$n.out; sed "s/^/\$n-err: /" \$n.err
 done
 EOS
 files=("$BTFINLINE:btfinline" "$blob:k.blob" "$KOUT/wrong.blob:wrong.blob" "$KOUT/bad.btf:bad.btf"
        "$btf:vmlinux.btf" "$KOUT/kprobes:kprobes" "$KTOP/tests/kernel/workload.sh:workload.sh" "$odirect:odirect" "$KOUT/kattach:kattach"
        "$KOUT/ia32:ia32" "$KOUT/msgctl:msgctl" "$KOUT/preadv:preadv" "$KOUT/ringfd:ringfd"
-       "$KOUT/futexop:futexop" "$KOUT/parts.img:parts.img")
+       "$KOUT/futexop:futexop" "$KOUT/parts.img:parts.img" "$KOUT/selectfds:selectfds")
 [ -n "$bpftool" ] && files+=("$bpftool:bpftool")
 vm_run "${files[@]}"
 o=$KOUT/out
@@ -386,6 +424,37 @@ n=$(echo "$ev" | grep -c . || true)
 [ "$n" = 2 ] || fail "run15: $n free_partitions events for 2 scans of $np partitions; $(grep '^run15' "$o" | head -8)"
 echo "ok: free_partitions: 2 events for 2 scans of $np partitions"
 
+# --- 13. a site on a branch: one event per write, at the caller's jne
+expect_line "$o" "^RC run16 0\$"
+kpid=$(sed -nE 's/^KW pid ([0-9]+)$/\1/p' "$o")
+[ -n "$kpid" ] || fail "run16: the writer's pid is missing"
+ev=$(grep -E "^run16: [0-9.-]+ $kpid copy_from_iter kernfs_fop_write_iter\+0x[0-9a-f]+ " "$o" || true)
+n=$(echo "$ev" | grep -c . || true)
+[ "$n" = "$kw" ] || fail "run16: $n copy_from_iter events in kernfs_fop_write_iter for $kw writes; $(grep '^run16' "$o" | head -8)"
+nc=$(echo "$ev" | grep -c "kernfs_fop_write_iter+$kcond " || true)
+[ "$nc" = "$kw" ] || fail "run16: $nc of the $kw events at the site on a branch kernfs_fop_write_iter+$kcond; events: $ev"
+echo "ok: copy_from_iter in kernfs_fop_write_iter: $kw events for $kw writes, at the caller's branch +$kcond"
+read -r spid sin nin sout nout sex nex < <(sed -nE 's/^selectfds pid ([0-9]+) in (0x[0-9a-f]+) ([0-9]+) out (0x[0-9a-f]+) ([0-9]+) ex (0x[0-9a-f]+) ([0-9]+)$/\1 \2 \3 \4 \5 \6 \7/p' "$o")
+[ -n "$spid" ] || fail "run16: selectfds printed no result"
+ev=$(grep -E "^run16: [0-9.-]+ $spid copy_from_user core_sys_select\+0x[0-9a-f]+ " "$o" || true)
+n=$(echo "$ev" | grep -c . || true)
+[ "$n" = $((nin + nout + nex)) ] || fail "run16: $n copy_from_user events in core_sys_select for $((nin + nout + nex)) sets passed ($nin + $nout + $nex in $ks selects); events: $ev"
+# from = the set's address (or ? where DWARF has no location: +0x35f)
+nq=$(echo "$ev" | grep -c " from=? " || true)
+mt=0
+for v in "$sin $nin" "$sout $nout" "$sex $nex"; do
+	set -- $v
+	m=$(echo "$ev" | grep -c " from=$1 " || true)
+	[ "$m" -le "$2" ] && [ $((m + nq)) -ge "$2" ] ||
+		fail "run16: $m copy_from_user events with from=$1 ($nq unknown), the set passed $2 times; events: $ev"
+	mt=$((mt + m))
+done
+[ $((mt + nq)) = "$n" ] || fail "run16: copy_from_user events with a from that is no set's; events: $ev"
+nc=0
+for c in $scond; do nc=$((nc + $(echo "$ev" | grep -c "core_sys_select+$c " || true))); done
+[ "$nc" -gt 0 ] || fail "run16: no event at copy_from_user's sites on a branch core_sys_select+{$scond}; events: $ev"
+echo "ok: copy_from_user in core_sys_select: $n events for $ks selects passing $nin + $nout + $nex sets, from = each set, $nc at the caller's branches (the jne runs for every select), $nq with from unknown"
+
 # --- 6. a site kprobes cannot take: all-or-none refuses, best effort goes on
 expect_line "$o" "^RC run8 1\$"
 expect_line "$o" "^run8-err: btfinline: kernel: get_stack_guard_info: 1 site cannot be probed, calls there would be missed, refusing \(--best-effort to attach the others\): .*kprobe blacklist"
@@ -395,7 +464,7 @@ expect_line "$o" "^run9-err: btfinline: kernel: get_stack_guard_info: 1 site ski
 echo "ok: get_stack_guard_info: blacklisted site refused by default, the other attached with --best-effort"
 
 # --- 4. nothing left behind
-for r in run1 run2 run3 run6 run7 run9 run10 run11 run12 run13 run14 run15 kattach; do
+for r in run1 run2 run3 run6 run7 run9 run10 run11 run12 run13 run14 run15 run16 kattach; do
 	expect_line "$o" "^LEFT $r kprobes=0 progs=0 links=0\$"
 done
 n=$(grep -E '^KPROBES-DURING-RUN1 ' "$o" | awk '{ print $2 }')

@@ -1923,13 +1923,14 @@ static Dwarf_Off innermost(Dwarf_Die *die, uint64_t addr, int depth);
  * call's tail, which the compiler shares with this body (cross-jumping
  * between two functions: the kernel's f_setown `if (!pid) goto out` in
  * do_fcntl jumps to the `rcu_read_unlock()` DWARF gives to
- * f_setown_ex), not a way of this call's. */
+ * f_setown_ex), not a way of this call's. A module (ET_REL) too: libdwfl
+ * relocates its DWARF into the layout its code is read in. */
 static bool other_call(struct scan_cfg *c, uint32_t i)
 {
 	Dwarf_Die a, sib, fn;
 	Dwarf_Off o, d, end;
 
-	if (!c->fn || !c->inst || c->relocatable)
+	if (!c->fn || !c->inst)
 		return false;
 	fn = *c->fn;
 	o = innermost(&fn, c->insns[i].addr, 0);
