@@ -2000,6 +2000,43 @@ static bool own_code(struct scan_cfg *c, uint32_t i)
 	return innermost(&fn, c->insns[i].addr, 0) == dwarf_dieoffset(&fn);
 }
 
+/* Is the instance a call of the function's own body (no inlined call
+ * around it, lexical blocks aside)? */
+static bool own_call(struct scan_cfg *c)
+{
+	Dwarf_Die *sc = NULL;
+	int n = dwarf_getscopes_die(c->inst, &sc);
+	bool own = n > 1 && c->fn;
+
+	for (int k = 1; k < n && own; k++) {
+		if (dwarf_dieoffset(&sc[k]) == dwarf_dieoffset(c->fn))
+			break;
+		own = dwarf_tag(&sc[k]) == DW_TAG_lexical_block;
+	}
+	free(sc);
+	return own;
+}
+
+/* Is instruction i at a line after the call's, in its file, in the same
+ * body (a statement that comes after the call)? */
+static bool after_call_line(struct scan_cfg *c, uint32_t i)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word cl, cf;
+	Dwarf_Files *files;
+	struct cfg_row r;
+	const char *name;
+	size_t nf;
+
+	if (!c->cu || !c->inst ||
+	    dwarf_formudata(dwarf_attr(c->inst, DW_AT_call_line, &a), &cl) ||
+	    dwarf_formudata(dwarf_attr(c->inst, DW_AT_call_file, &a), &cf) ||
+	    dwarf_getsrcfiles(c->cu, &files, &nf) || cf >= nf ||
+	    !(name = dwarf_filesrc(files, cf, NULL, NULL)) || !row_of(c, i, &r) || r.line <= 0)
+		return false;
+	return (Dwarf_Word)r.line > cl && !strcmp(r.file, name) && own_call(c);
+}
+
 /* Is block q's edge to block b (edge_cond()) a way into the call, from
  * outside: q's other way leaves the instance's code (both going in, it
  * is the body's own test that DWARF gives to the caller: GCC's
@@ -2010,7 +2047,7 @@ static bool own_code(struct scan_cfg *c, uint32_t i)
  * sqlite3PutVarint's body shares, as marker_exit() knows); b does the
  * body's work or q's jump is the call's argument code; q is no other
  * inlined call's code (other_call()), nor the caller's own return
- * shared with the body's. */
+ * shared with the body's, nor a statement after the call. */
 static bool way_in(struct scan_cfg *c, uint32_t q, uint32_t b, uint32_t m, uint32_t stamp)
 {
 	const struct cfg_block *qb = &c->blocks[q];
@@ -2029,7 +2066,17 @@ static bool way_in(struct scan_cfg *c, uint32_t q, uint32_t b, uint32_t m, uint3
 	if (own_code(c, qb->first + qb->n - 1) && !at_call_line(c, qb->first + qb->n - 1) &&
 	    ends_in_return(c, b))
 		return false;
-
+	/* the caller's own statement after the call's (not around a loop):
+	 * it runs after the call, so the join is code the body shares with
+	 * what follows the call (GCC's sqlite3CopySortOrder in sqlite3Select:
+	 * line 157072's `if( sSort.pOrderBy )` jumps to the body's `p1->nExpr`
+	 * load, which the KeyInfo code after it reuses: 14 events for no
+	 * call) */
+	if (own_code(c, qb->first + qb->n - 1) && after_call_line(c, qb->first + qb->n - 1)) {
+		for (uint32_t k = 0; k < qb->nsucc; k++)
+			if (c->succs[qb->succ + k] == b)	/* not a back edge */
+				return false;
+	}
 	for (uint32_t k = 0; k < qb->nsucc; k++) {
 		uint32_t o = c->succs[qb->succ + k] & ~BACK;
 
