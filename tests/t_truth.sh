@@ -32,8 +32,11 @@ mkdir -p "$out"
 # clang), the caller's own return cross-jumped into the body's
 # (sqlite3_value_text in sqlite3_value_blob, gcc: 2,256 events for no call
 # when taken for a way in), a later statement of the caller branching into
-# code the body shares with it (sqlite3CopySortOrder in sqlite3Select, gcc).
-TRUTH_INCLUDE=${TRUTH_INCLUDE-sqlite3ApiExit,sqlite3Utf8Read,sqlite3HashFind,sqlite3VdbeSerialTypeLen,findRightmost,sqlite3PcacheClearWritable,whereRangeAdjust,sqlite3_vfs_register,sqlite3DbMallocZero,sqlite3_result_text64,dropCell,sqlite3BtreeLast,moveToLeftmost,searchWith,sqlite3_value_text,sqlite3CopySortOrder} \
+# code the body shares with it (sqlite3CopySortOrder in sqlite3Select, gcc),
+# a call whose only code is its argument's setup hoisted above the
+# caller's choice between it and a sibling call sharing the body
+# (sqlite3VdbeSetChanges in sqlite3VdbeHalt, gcc: probed on that branch).
+TRUTH_INCLUDE=${TRUTH_INCLUDE-sqlite3ApiExit,sqlite3Utf8Read,sqlite3HashFind,sqlite3VdbeSerialTypeLen,findRightmost,sqlite3PcacheClearWritable,whereRangeAdjust,sqlite3_vfs_register,sqlite3DbMallocZero,sqlite3_result_text64,dropCell,sqlite3BtreeLast,moveToLeftmost,searchWith,sqlite3_value_text,sqlite3CopySortOrder,sqlite3VdbeSetChanges} \
 TRUTH_OUT=$out bash "$TOP/tests/truth/run.sh" --quick
 rc=$?
 # The harness must see every kind of result it reports: calls and events

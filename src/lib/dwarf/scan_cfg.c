@@ -1836,6 +1836,129 @@ static bool above_branch(struct scan_cfg *c, uint32_t x, uint32_t stamp)
 	return true;
 }
 
+/* Does a way from block s (through blocks with one successor, 16
+ * instructions at most) read a register of regs before writing it: 1;
+ * or write them all first: 0; -1 if neither is known. *at: the reader,
+ * or the writer of the last of them. */
+static int reads_first(struct scan_cfg *c, uint32_t s, uint32_t regs, uint32_t *at)
+{
+	uint32_t j = c->blocks[s].first, n = 0;
+
+	while (n++ < 16) {
+		const struct cfg_block *b = &c->blocks[c->insns[j].blk];
+
+		if (!decode_at(c, c->insns[j].addr))
+			return -1;
+		*at = j;
+		if (btfi_insn_reads(c->dec) & regs)
+			return 1;
+		regs &= ~insn_writes(c, j);
+		if (!regs)
+			return 0;
+		if (++j < b->first + b->n)
+			continue;
+		if (b->nsucc != 1 || c->succs[b->succ] & BACK)
+			return -1;
+		j = c->blocks[c->succs[b->succ]].first;
+	}
+	return -1;
+}
+
+static Dwarf_Off innermost(Dwarf_Die *die, uint64_t addr, int depth);
+
+/* Is instruction i the code of another call of the instance's function
+ * (its innermost inlined subroutine, *d, another instance of the same
+ * abstract origin)? */
+static bool sibling_call(struct scan_cfg *c, uint32_t i, Dwarf_Die *d)
+{
+	Dwarf_Attribute a;
+	Dwarf_Die fn, o1, o2;
+	Dwarf_Off o;
+
+	if (!c->fn || !c->inst)
+		return false;
+	fn = *c->fn;
+	o = innermost(&fn, c->insns[i].addr, 0);
+	return o != dwarf_dieoffset(&fn) && o != dwarf_dieoffset(c->inst) &&
+	       dwarf_offdie(dwarf_cu_getdwarf(c->inst->cu), o, d) &&
+	       dwarf_formref_die(dwarf_attr(d, DW_AT_abstract_origin, &a), &o1) &&
+	       dwarf_formref_die(dwarf_attr(c->inst, DW_AT_abstract_origin, &a), &o2) &&
+	       dwarf_dieoffset(&o1) == dwarf_dieoffset(&o2);
+}
+
+/* Is instruction i's line-table row the call line of inlined DIE d? */
+static bool at_line_of(struct scan_cfg *c, uint32_t i, Dwarf_Die *d)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word cl;
+	struct cfg_row r;
+
+	return c->cu && !dwarf_formudata(dwarf_attr(d, DW_AT_call_line, &a), &cl) &&
+	       row_of(c, i, &r) && r.line > 0 && (Dwarf_Word)r.line == cl;
+}
+
+/* Is all of the instance's code at x a register's setup (one reg_only()
+ * instruction) hoisted above a decision of the caller's (above_branch()),
+ * with the register read on one way of that branch by code DWARF gives
+ * to another call of the same function, and written first on the other
+ * by code at that call's line (its argument's setup)? Then the two calls
+ * share that body, this one on the way that reads the register:
+ * the branch, counted where it goes that way, is the call's one site (a
+ * reader of the caller's own would not say so: GCC's
+ * sqlite3VdbeGetLastOp in sqlite3TableAffinity, whose `lea dummy` is the
+ * mallocFailed way's result, the other way's computed by the
+ * sqlite3VdbeAppendP4 code it shares, and the call on both). The jcc's index, *cd
+ * its condition (edge_cond()), *to the way's block; NONE if not. GCC's
+ * sqlite3VdbeSetChanges(db, 0) in sqlite3VdbeHalt (line 91235): its
+ * `xor %edx,%edx` runs above the `cmp $2; je` between it and line
+ * 91233's call, whose `mov p->nChange,%rdx` overwrites it; the je goes
+ * to the `db->nChange = nChange` store both calls share (3,201 events of
+ * line 91233's calls before). */
+static uint32_t setup_edge(struct scan_cfg *c, uint32_t x, uint32_t stamp, uint8_t *cd, uint32_t *to)
+{
+	const struct cfg_block *bl = &c->blocks[c->insns[x].blk];
+	uint32_t last = bl->first + bl->n - 1, regs = 0, live = NONE, dead = NONE, at[2];
+	Dwarf_Die sib;
+
+	if (bl->nsucc != 2 || !c->cu || !above_branch(c, x, stamp))
+		return NONE;
+	for (uint32_t i = 0; i < c->ninsns; i++)
+		if (c->imark[i] == stamp && (i < x || i >= last) && work_insn(&c->insns[i]) && !line0(c, i))
+			return NONE;	/* the instance has code elsewhere */
+	for (uint32_t i = x; i < last; i++) {
+		if (c->imark[i] == stamp) {
+			regs |= insn_writes(c, i);
+			continue;
+		}
+		/* the caller's code before its branch leaves the register be */
+		if (!decode_at(c, c->insns[i].addr) || (btfi_insn_reads(c->dec) & regs) ||
+		    (insn_writes(c, i) & regs))
+			return NONE;
+	}
+	regs &= 0xffff;
+	if (!regs)
+		return NONE;
+	for (uint32_t k = 0; k < 2; k++) {
+		uint32_t sb = c->succs[bl->succ + k];
+		int r = sb & BACK ? -1 : reads_first(c, sb, regs, &at[k]);
+		Dwarf_Die d;
+
+		if (r == 1 && sibling_call(c, at[k], &d)) {
+			live = k;
+			sib = d;
+		} else if (r == 0) {
+			dead = k;
+		}
+	}
+	/* the other way's writer is the sibling call's argument setup (its
+	 * call line): that way is the other call, this one is not on it */
+	if (live == NONE || dead == NONE || !at_line_of(c, at[dead], &sib) ||
+	    !(*cd = edge_cond(c, c->insns[x].blk, c->succs[bl->succ + live])))
+		return NONE;
+	*to = c->succs[bl->succ + live];
+	return last;
+}
+
 /* Is the instance's code at e one unconditional jump out of it, alone (a
  * range of its own)? The compiler gives the call that jump: its body on
  * that path folded to nothing but going on (gcc's sqlite3ValueFree(0)
@@ -1916,7 +2039,6 @@ static bool must_reach(struct scan_cfg *c, uint32_t a, uint32_t b, uint32_t stam
 
 static bool reg_only(struct scan_cfg *c, uint32_t i);
 static bool at_call_line(struct scan_cfg *c, uint32_t i);
-static Dwarf_Off innermost(Dwarf_Die *die, uint64_t addr, int depth);
 
 /* Is instruction i the code of another inlined call, one that does not
  * hold the instance asked about? A branch there into the body is that
@@ -3510,6 +3632,21 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 	out->how = BTFI_PROBE_HOW_AMBIGUOUS;
 	if (!nent || nent > SCAN_CFG_MAX_ENTRIES)
 		return;
+	/* the instance's whole code a setup hoisted above the caller's
+	 * choice of calls: its site is that branch (setup_edge()) */
+	if (nent == 1) {
+		uint32_t j, to;
+		uint8_t cd;
+
+		if ((j = setup_edge(c, ent[0], stamp, &cd, &to)) != NONE) {
+			out->addr[0] = c->insns[j].addr;
+			out->cond[0] = cd;
+			out->at[0] = c->insns[c->blocks[to].first].addr;
+			out->n = out->edges = 1;
+			out->how = BTFI_PROBE_HOW_FIRST;
+			return;
+		}
+	}
 	memcpy(first, ent, nent * sizeof(*ent));
 	nfirst = nent;
 	/* the marker after other code of the instance on its path (scheduled
