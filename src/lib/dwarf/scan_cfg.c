@@ -1897,23 +1897,25 @@ static bool at_line_of(struct scan_cfg *c, uint32_t i, Dwarf_Die *d)
 	       row_of(c, i, &r) && r.line > 0 && (Dwarf_Word)r.line == cl;
 }
 
-/* Is all of the instance's code at x a register's setup (one reg_only()
+/*
+ * Is all of the instance's code at x a register's setup (one reg_only()
  * instruction) hoisted above a decision of the caller's (above_branch()),
- * with the register read on one way of that branch by code DWARF gives
- * to another call of the same function, and written first on the other
- * by code at that call's line (its argument's setup)? Then the two calls
- * share that body, this one on the way that reads the register:
- * the branch, counted where it goes that way, is the call's one site (a
- * reader of the caller's own would not say so: GCC's
- * sqlite3VdbeGetLastOp in sqlite3TableAffinity, whose `lea dummy` is the
- * mallocFailed way's result, the other way's computed by the
- * sqlite3VdbeAppendP4 code it shares, and the call on both). The jcc's index, *cd
- * its condition (edge_cond()), *to the way's block; NONE if not. GCC's
- * sqlite3VdbeSetChanges(db, 0) in sqlite3VdbeHalt (line 91235): its
- * `xor %edx,%edx` runs above the `cmp $2; je` between it and line
- * 91233's call, whose `mov p->nChange,%rdx` overwrites it; the je goes
- * to the `db->nChange = nChange` store both calls share (3,201 events of
- * line 91233's calls before). */
+ * the register read on one way of that branch by code DWARF gives to
+ * another call of the same function, and written first on the other by
+ * code at that call's line (its own argument's setup)? Then the two calls
+ * share that body, this one on the way that reads the register: the
+ * branch, counted where it goes that way, is the call's one site. Returns
+ * the jcc's index, *cd its condition (edge_cond()), *to the way's block;
+ * NONE if not. GCC's sqlite3VdbeSetChanges(db, 0) in sqlite3VdbeHalt
+ * (line 91235): its `xor %edx,%edx` runs above the `cmp $2; je` between
+ * it and line 91233's call, whose `mov p->nChange,%rdx` overwrites it;
+ * the je goes to the `db->nChange = nChange` store both calls share
+ * (3,201 events of line 91233's calls before). A reader of the caller's
+ * own would not say so: GCC's sqlite3VdbeGetLastOp in
+ * sqlite3TableAffinity, whose `lea dummy` is the mallocFailed way's
+ * result, the other way's computed by the sqlite3VdbeAppendP4 code it
+ * shares, and the call on both.
+ */
 static uint32_t setup_edge(struct scan_cfg *c, uint32_t x, uint32_t stamp, uint8_t *cd, uint32_t *to)
 {
 	const struct cfg_block *bl = &c->blocks[c->insns[x].blk];
