@@ -75,7 +75,7 @@ cases=(
 	"dump blob-trunc --base good|1|blob-trunc: type section .* past the end"
 	"dump enc no_such_function|1|enc: no inline sites of 'no_such_function'"
 	"dump enc --addr 0x1|1|enc: (0x1: not in a section with inline sites|no inline site at 0x1)"
-	"dump blob --base good --addr 0x1000|1|blob: 0x1000: not in a section with inline sites \(a raw blob has no section addresses: use the ELF\)"
+	"dump blob --base good --addr 0x1000|1|blob: 0x1000: not in a section with inline sites \(a raw blob has no section addresses: use the ELF, or --debug-file ELF\)"
 	"dump blob --base good --why scale|1|blob: not an ELF file"
 	"dump enc --why=nodwarf scale|1|nodwarf: no DWARF debug info"
 	"dump enc --why=missing scale|1|missing: No such file or directory"

@@ -9,8 +9,10 @@
 #   condition holds, by the table below (the Intel SDM's jcc conditions,
 #   written here, not btfinline's); every other probe has none;
 #   `bpftrace -d` accepts SQLite's script;
-# - --format=perf: no probe line for such a site, a comment saying why
-#   (SQLite; the raw kernel blob has no symbols, perf places none of it).
+# - --format=perf: no probe line for such a site, a comment saying why;
+# - the kernel's raw blob takes its section addresses and symbols from
+#   --debug-file VMLINUX (kprobe:SYM+OFF), and without it --format=perf
+#   is one error line, exit 1 (it has no addresses of its own).
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -26,14 +28,21 @@ if KCACHE=$("$TOP/tests/data/fetch-kernel.sh"); then
 	"$BTFINLINE" encode "$KCACHE/vmlinux" --raw "$tmp/vmlinux.blob" 2>"$tmp/enc.err" ||
 		{ cat "$tmp/enc.err"; fail "encoding the Debian vmlinux"; }
 	objcopy -O binary --only-section=.BTF "$KCACHE/vmlinux" "$tmp/vmlinux.btf"
-	inputs+=("vmlinux:$tmp/vmlinux.blob:$tmp/vmlinux.btf")
+	inputs+=("vmlinux:$tmp/vmlinux.blob:$tmp/vmlinux.btf:$KCACHE/vmlinux")
+	# a raw blob has no section addresses: probes need its ELF's
+	out=$("$BTFINLINE" dump "$tmp/vmlinux.blob" --base "$tmp/vmlinux.btf" --format=perf copy_from_user 2>&1 >/dev/null)
+	rc=$?
+	[ $rc = 1 ] && [ "$(echo "$out" | wc -l)" = 1 ] &&
+		echo "$out" | grep -q "vmlinux.blob: a raw blob has no section addresses" ||
+		fail "dump --format=perf of a raw blob without --debug-file: rc $rc, '$out'"
+	echo "ok: a raw blob without --debug-file: --format=perf refused in one line"
 else
 	echo "note: the Debian kernel could not be fetched: SQLite only"
 fi
 
 for in in "${inputs[@]}"; do
-	IFS=: read -r name file base <<<"$in"
-	opt=(); [ -n "$base" ] && opt=(--base "$base")
+	IFS=: read -r name file base dbg <<<"$in"
+	opt=(); [ -n "$base" ] && opt=(--base "$base" --debug-file "$dbg")
 	"$BTFINLINE" dump "$file" "${opt[@]}" --funcs >"$tmp/$name.funcs" || fail "$name: dump --funcs"
 	xargs -r -a "$tmp/$name.funcs" "$BTFINLINE" dump "$file" "${opt[@]}" -j >"$tmp/$name.json" ||
 		fail "$name: dump -j"
@@ -64,10 +73,11 @@ def holds(cc, f):
     return {"o": o, "no": not o, "b": c, "ae": not c, "e": z, "ne": not z,
             "be": c or z, "a": not (c or z), "s": s, "ns": not s, "p": p, "np": not p,
             "l": s != o, "ge": s == o, "le": z or s != o, "g": not z and s == o}[cc]
-want = {}
+want, nsites = {}, 0
 for l in open(cond_path):
     f, off, cc = l.split()
-    want[(f, int(off, 16))] = cc
+    want[(f, int(off, 16))] = cc	# (a function can have two sites at one address)
+    nsites += 1
 # the probes: "// FUNC site N: 0xADDR ..." then the probe line, an
 # optional /predicate/, then the block
 probes, cur = {}, None
@@ -109,15 +119,20 @@ for k in sorted(missing)[:5]:
 # perf: such a site is a comment, never a probe line
 perf = open(perf_path).read()
 left = re.findall(r"^# (\S+)_\d+: \S+ is a branch into the body, a call only if (\w+)", perf, re.M)
-# (a raw kernel blob has no symbols: perf can place none of its sites)
-if name != "vmlinux" and len(left) != len(want):
+if len(left) != nsites:
     bad += 1
-    print("FAIL: %s: %d sites on a branch, %d left out of the perf probes with a comment" % (name, len(want), len(left)))
+    print("FAIL: %s: %d sites on a branch, %d left out of the perf probes with a comment" % (name, nsites, len(left)))
 if bad:
     sys.exit(1)
-print("ok: %s: %d sites on a branch, conditions %s: bpftrace predicates = the jcc table on all 32 flag values%s"
-      % (name, len(want), " ".join(sorted(seen)), "" if name == "vmlinux" else "; perf leaves them out"))
+print("ok: %s: %d sites on a branch, conditions %s: bpftrace predicates = the jcc table on all 32 flag values; perf leaves them out"
+      % (name, nsites, " ".join(sorted(seen))))
 PY
+	if [ "$name" = vmlinux ]; then
+		nk=$(grep -c '^kprobe:[a-zA-Z_][a-zA-Z0-9_.]*+0x[0-9a-f]*$' "$tmp/$name.bt" || true)
+		nu=$(grep -c '^uprobe:' "$tmp/$name.bt" || true)
+		[ "$nk" -gt 0 ] && [ "$nu" = 0 ] || fail "vmlinux: $nk kprobe:SYM+OFF, $nu uprobe lines in the bpftrace script"
+		echo "ok: vmlinux: $nk kprobe:SYM+OFF probes (sections and symbols from --debug-file)"
+	fi
 	case $name in sqlite-*)
 		if command -v bpftrace >/dev/null; then
 			bpftrace -d "$tmp/$name.bt" >"$tmp/$name.dry" 2>&1 ||

@@ -43,6 +43,10 @@ struct dump {
 	 * (the format keeps no reason). Scanned once, before any output. */
 	const char *why_path;
 	struct debug_opts dbg;		/* where that DWARF (and .symtab) is */
+	/* A raw blob's section addresses: those of --debug-file's ELF (the
+	 * blob keeps section names only). */
+	struct btfi_elf_info layout;
+	bool has_layout;
 	/* [0] the default probe policy's scan, [1] entry-pc's (a blob encoded
 	 * with --probe=entry-pc has other addresses), loaded when asked */
 	struct why_scan {
@@ -221,11 +225,22 @@ static uint32_t scalar_size(const struct btfinline *bi, uint32_t id)
 	return 0;
 }
 
+/* Section secno's address: the blob's, or for a raw blob that of the
+ * section of the same name in --debug-file's ELF; -ENOENT if neither. */
+static int sec_addr(struct dump *d, uint32_t secno, uint64_t *a)
+{
+	if (!btfinline__sec_addr(d->bi, secno, a))
+		return 0;
+	if (d->has_layout)
+		return btfi_elf_sec_addr(&d->layout, btfinline__sec_name(d->bi, secno), a);
+	return -ENOENT;
+}
+
 static uint64_t site_addr(struct dump *d, const struct btfinline_site *s, bool *known)
 {
 	uint64_t base = 0;
 
-	*known = !btfinline__sec_addr(d->bi, s->secno, &base);
+	*known = !sec_addr(d, s->secno, &base);
 	return base + s->offset;
 }
 
@@ -256,7 +271,9 @@ static void symtab_open_any(struct dump *d)
 		  .debug_dirs = d->dbg.dirs);
 	char *dp = NULL;
 
-	btfi_symtab_open(&d->st, d->path);
+	/* a raw blob: the symbols of the ELF whose layout it takes */
+	btfi_symtab_open(&d->st, btfi_file_kind(d->path) != BTFI_FILE_ELF && d->dbg.file ?
+			 d->dbg.file : d->path);
 	if (d->st.fd >= 0 || btfi_file_kind(d->path) != BTFI_FILE_ELF ||
 	    btfi_debuginfo_find(d->path, &o, &dp) || !dp)
 		return;
@@ -512,20 +529,20 @@ static int dump_addr(struct dump *d, uint64_t addr)
 	int rc = 0;
 
 	for (uint32_t k = 0; k < btfinline__nsecs(d->bi); k++)
-		if (!btfinline__sec_addr(d->bi, k, &a) && a <= addr && (secno == UINT32_MAX || a > best))
+		if (!sec_addr(d, k, &a) && a <= addr && (secno == UINT32_MAX || a > best))
 			secno = k, best = a;
 	if (secno == UINT32_MAX || addr - best > UINT32_MAX) {
 		fprintf(stderr, "btfinline: %s: 0x%llx: not in a section with inline sites%s\n", d->path,
 			(unsigned long long)addr, d->st.rel ?
 			" (a kernel module's sections have no address until it is loaded)" :
-			btfinline__nsecs(d->bi) && btfinline__sec_addr(d->bi, 0, &a) ?
-			" (a raw blob has no section addresses: use the ELF)" : "");
+			btfinline__nsecs(d->bi) && sec_addr(d, 0, &a) ?
+			" (a raw blob has no section addresses: use the ELF, or --debug-file ELF)" : "");
 		return 1;
 	}
 	/* The section's sites on a branch have secnos of their own, at the
 	 * same address. */
 	for (uint32_t k = secno; k < btfinline__nsecs(d->bi) && n < 64; k++)
-		if (!btfinline__sec_addr(d->bi, k, &a) && a == best &&
+		if (!sec_addr(d, k, &a) && a == best &&
 		    !strcmp(btfinline__sec_name(d->bi, k), btfinline__sec_name(d->bi, secno)))
 			n += btfinline__sites_at(d->bi, k, (uint32_t)(addr - best), at + n, 64 - n);
 	if (!n) {
@@ -765,17 +782,31 @@ static int cmd_dump(int argc, char **argv)
 	}
 	if (d.fmt == F_JSON)
 		jw_start_array(&d.jw);
+	/* a raw blob: the sections of the ELF it was encoded from */
+	if (d.dbg.file && btfi_file_kind(d.path) != BTFI_FILE_ELF) {
+		if (btfi_elf_info_load(d.dbg.file, &d.layout, NULL)) {
+			rc = 1;		/* logged: "FILE: problem" */
+			goto out;
+		}
+		d.has_layout = true;
+	}
 	if (d.fmt == F_PERF || d.fmt == F_BPFTRACE) {
 		uint64_t a = 0;
 
+		/* probes need addresses: a raw blob has none of its own */
+		if (btfinline__nsecs(d.bi) && sec_addr(&d, 0, &a)) {
+			fprintf(stderr, "btfinline: %s: a raw blob has no section addresses: --format=%s needs the ELF it was encoded into (encode -o), or --debug-file ELF for its sections and symbols\n",
+				d.path, d.fmt == F_PERF ? "perf" : "bpftrace");
+			rc = 1;
+			goto out;
+		}
 		/* kernel image: sections live in the top half of the address space */
-		btfinline__sec_addr(d.bi, 0, &a);
 		d.kernel = d.st.rel || a >= 0xffff800000000000ull;	/* a module: kprobes */
 		/* uprobe paths are looked up in $PATH when relative (libbpf, bpftrace) */
 		if (!realpath(d.path, d.target))
 			snprintf(d.target, sizeof(d.target), "%s", d.path);
 		if (d.fmt == F_PERF)
-			export_perf_header(d.path, d.kernel, d.st.rel);
+			export_perf_header(d.has_layout ? d.dbg.file : d.path, d.kernel, d.st.rel);
 		else
 			export_bpftrace_header(d.path, d.target, d.kernel);
 	}
@@ -787,6 +818,8 @@ static int cmd_dump(int argc, char **argv)
 		jw_end_array(&d.jw);
 out:
 	btfi_symtab_close(&d.st);
+	if (d.has_layout)
+		btfi_elf_info_free(&d.layout);
 	btfinline__free(d.bi);
 	for (int w = 0; w < 2; w++) {
 		btfi_scan_free(d.ws[w].scan);
