@@ -35,8 +35,10 @@ mkdir -p "$out"
 # code the body shares with it (sqlite3CopySortOrder in sqlite3Select, gcc),
 # a call whose only code is its argument's setup hoisted above the
 # caller's choice between it and a sibling call sharing the body
-# (sqlite3VdbeSetChanges in sqlite3VdbeHalt, gcc: probed on that branch).
-TRUTH_INCLUDE=${TRUTH_INCLUDE-sqlite3ApiExit,sqlite3Utf8Read,sqlite3HashFind,sqlite3VdbeSerialTypeLen,findRightmost,sqlite3PcacheClearWritable,whereRangeAdjust,sqlite3_vfs_register,sqlite3DbMallocZero,sqlite3_result_text64,dropCell,sqlite3BtreeLast,moveToLeftmost,searchWith,sqlite3_value_text,sqlite3CopySortOrder,sqlite3VdbeSetChanges} \
+# (sqlite3VdbeSetChanges in sqlite3VdbeHalt, gcc: probed on that branch),
+# the caller's loop exits straight to GCC's marker (sqlite3CheckCollSeq in
+# sqlite3ExprCollSeq, gcc: the exits probed as edges).
+TRUTH_INCLUDE=${TRUTH_INCLUDE-sqlite3ApiExit,sqlite3Utf8Read,sqlite3HashFind,sqlite3VdbeSerialTypeLen,findRightmost,sqlite3PcacheClearWritable,whereRangeAdjust,sqlite3_vfs_register,sqlite3DbMallocZero,sqlite3_result_text64,dropCell,sqlite3BtreeLast,moveToLeftmost,searchWith,sqlite3_value_text,sqlite3CopySortOrder,sqlite3VdbeSetChanges,sqlite3CheckCollSeq} \
 TRUTH_OUT=$out bash "$TOP/tests/truth/run.sh" --quick
 rc=$?
 # The harness must see every kind of result it reports: calls and events

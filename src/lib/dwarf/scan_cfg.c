@@ -2176,8 +2176,17 @@ static bool way_in(struct scan_cfg *c, uint32_t q, uint32_t b, uint32_t m, uint3
 {
 	const struct cfg_block *qb = &c->blocks[q];
 
+	/* into GCC's marker itself: the call's start, not its body's middle
+	 * (no work needed there, and the caller's branch may decide whether
+	 * the marker runs: it is the call's own way in); user space only: in
+	 * the kernel an alternative's thunk (`jmp` out to
+	 * .altinstr_aux and back) hides the flow from a marker to the code
+	 * after it, and the edge would count calls twice */
+	bool to_marker = c->cu && m != NONE && c->blocks[b].first == m;
+
 	/* as cut_at_join(): the call's own argument code, or b does work */
-	if (!block_work(c, c->blocks[b].first, stamp, true) && !at_call_line(c, qb->first + qb->n - 1))
+	if (!to_marker && !block_work(c, c->blocks[b].first, stamp, true) &&
+	    !at_call_line(c, qb->first + qb->n - 1))
 		return false;
 	if (other_call(c, qb->first + qb->n - 1))
 		return false;
@@ -2187,7 +2196,7 @@ static bool way_in(struct scan_cfg *c, uint32_t q, uint32_t b, uint32_t m, uint3
 	 * p->n ? p->z : 0` falls into the `mov 0x8(%rbx),%rax; pop; ret`
 	 * DWARF gives to its inlined sqlite3_value_text: 2,256 events for no
 	 * call) */
-	if (own_code(c, qb->first + qb->n - 1) && !at_call_line(c, qb->first + qb->n - 1) &&
+	if (!to_marker && own_code(c, qb->first + qb->n - 1) && !at_call_line(c, qb->first + qb->n - 1) &&
 	    ends_in_return(c, b))
 		return false;
 	/* the caller's own statement after the call's (not around a loop):
@@ -2196,7 +2205,7 @@ static bool way_in(struct scan_cfg *c, uint32_t q, uint32_t b, uint32_t m, uint3
 	 * line 157072's `if( sSort.pOrderBy )` jumps to the body's `p1->nExpr`
 	 * load, which the KeyInfo code after it reuses: 14 events for no
 	 * call) */
-	if (own_code(c, qb->first + qb->n - 1) && after_call_line(c, qb->first + qb->n - 1)) {
+	if (!to_marker && own_code(c, qb->first + qb->n - 1) && after_call_line(c, qb->first + qb->n - 1)) {
 		for (uint32_t k = 0; k < qb->nsucc; k++)
 			if (c->succs[qb->succ + k] == b)	/* not a back edge */
 				return false;
@@ -2207,7 +2216,7 @@ static bool way_in(struct scan_cfg *c, uint32_t q, uint32_t b, uint32_t m, uint3
 		if (o != b && c->imark[c->blocks[o].first] == stamp)
 			return false;
 	}
-	return m == NONE || !dominates(c, q, c->insns[m].blk);
+	return m == NONE || to_marker || !dominates(c, q, c->insns[m].blk);
 }
 
 /* The ways into e's block that x does not reach, when each is a block
@@ -2252,7 +2261,14 @@ static uint32_t bypass_preds(struct scan_cfg *c, uint32_t x, uint32_t e, uint32_
 		lq = qb->first + qb->n - 1;
 		if (q == c->insns[x].blk || reaches(c, x, lq, stamp, D))
 			continue;
-		if (n == max || ext_depth(c, q, stamp) != D)
+		/* deeper: a way from a loop of the caller's before the call,
+		 * taken only as an edge that leaves it for the marker e
+		 * (counted when it goes there: once per exit); user space,
+		 * where `make truth` checks it (GCC's sqlite3CheckCollSeq:
+		 * sqlite3ExprCollSeq's `while( p )` exits with pColl NULL
+		 * straight to the marker) */
+		if (n == max || ext_depth(c, q, stamp) < D ||
+		    (ext_depth(c, q, stamp) > D && !(cond && c->cu && e == m && eb->first == e && qb->nsucc == 2)))
 			return 0;
 		if (cond && eb->first == e && qb->nsucc == 2 &&
 		    (cd = edge_cond(c, q, c->insns[e].blk)) && way_in(c, q, c->insns[e].blk, m, stamp)) {
