@@ -2068,6 +2068,86 @@ static bool other_call(struct scan_cfg *c, uint32_t i)
 	return !(o < d && d < end);
 }
 
+/* Does q's other way (not to b) go on to instruction m (the marker)
+ * within the call's depth? */
+static bool other_way_reaches(struct scan_cfg *c, uint32_t q, uint32_t b, uint32_t m, uint32_t stamp)
+{
+	const struct cfg_block *qb = &c->blocks[q];
+
+	for (uint32_t k = 0; k < qb->nsucc; k++) {
+		uint32_t o = c->succs[qb->succ + k];
+
+		if (!(o & BACK) && o != b)
+			return reaches(c, c->blocks[o].first, m, stamp, ext_depth(c, c->insns[m].blk, stamp));
+	}
+	return false;
+}
+
+/* The last call line before line l (file f) among the inlined calls that
+ * are children of parent: the statement before (0 if none). */
+static Dwarf_Word prev_line(Dwarf_Die *parent, Dwarf_Word f, Dwarf_Word l)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word best = 0, cl, cf;
+	Dwarf_Die ch;
+
+	if (dwarf_child(parent, &ch))
+		return 0;
+	do {
+		if (dwarf_tag(&ch) == DW_TAG_inlined_subroutine &&
+		    !dwarf_formudata(dwarf_attr(&ch, DW_AT_call_line, &a), &cl) &&
+		    !dwarf_formudata(dwarf_attr(&ch, DW_AT_call_file, &a), &cf) && cf == f &&
+		    cl < l && cl > best)
+			best = cl;
+	} while (!dwarf_siblingof(&ch, &ch));
+	return best;
+}
+
+/* Is instruction i the code of the call just before this one: an inlined
+ * call with the same parent as the instance (or as an inlined call the
+ * instance is in), at the last line before its own among their siblings
+ * (the statement before this call's; an earlier line alone may be the
+ * other arm of an `if`: glibc's write_string, whose line-226
+ * __putc_unlocked shares its buffer store with line 232's)? Its early return is a jump to what follows it,
+ * this call, which may enter the body past code the compiler ran before
+ * (GCC's jsonAppendSeparator in jsonObjectFunc: its `if( c=='{' )
+ * return` jumps past sqlite3_value_text's `pVal` test, hoisted above it,
+ * for each object's first label). */
+static bool prev_call(struct scan_cfg *c, uint32_t i)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word l1, f1, l2, f2;
+	Dwarf_Die *sc = NULL, *xs = NULL, *qs;
+	bool yes = false;
+	int n, nx;
+
+	if (!c->cu || !c->inst || (nx = dwarf_getscopes_die(c->inst, &xs)) < 2)
+		return false;
+	n = dwarf_getscopes(c->cu, c->insns[i].addr, &sc);
+	/* x: the instance and the inlined calls around it, up to the function */
+	for (int x = 0; x + 1 < nx && !yes && dwarf_tag(&xs[x]) == DW_TAG_inlined_subroutine; x++) {
+		if (dwarf_formudata(dwarf_attr(&xs[x], DW_AT_call_line, &a), &l1) ||
+		    dwarf_formudata(dwarf_attr(&xs[x], DW_AT_call_file, &a), &f1))
+			break;
+		for (int k = 0; k < n && !yes; k++) {
+			int m;
+
+			if (dwarf_tag(&sc[k]) != DW_TAG_inlined_subroutine ||
+			    dwarf_dieoffset(&sc[k]) == dwarf_dieoffset(&xs[x]) ||
+			    (m = dwarf_getscopes_die(&sc[k], &qs)) < 2)
+				continue;
+			yes = dwarf_dieoffset(&qs[1]) == dwarf_dieoffset(&xs[x + 1]) &&
+			      !dwarf_formudata(dwarf_attr(&sc[k], DW_AT_call_line, &a), &l2) && l2 < l1 &&
+			      !dwarf_formudata(dwarf_attr(&sc[k], DW_AT_call_file, &a), &f2) && f2 == f1 &&
+			      prev_line(&xs[x + 1], f1, l1) == l2;
+			free(qs);
+		}
+	}
+	free(xs);
+	free(sc);
+	return yes;
+}
+
 /* Does the instance's code from i to the end of its block do the body's
  * work (a call, a load, a store: not only set registers, which may be
  * the caller's value too)? For an edge (`edge`), only memory or a call
@@ -2170,8 +2250,9 @@ static bool after_call_line(struct scan_cfg *c, uint32_t i)
  * whether to call: putVarint32's `v < 0x80` falls into the store that
  * sqlite3PutVarint's body shares, as marker_exit() knows); b does the
  * body's work or q's jump is the call's argument code; q is no other
- * inlined call's code (other_call()), nor the caller's own return
- * shared with the body's, nor a statement after the call. */
+ * inlined call's code (other_call()) unless the previous statement's
+ * (prev_call()), nor the caller's own return shared with the body's, nor
+ * a statement after the call. */
 static bool way_in(struct scan_cfg *c, uint32_t q, uint32_t b, uint32_t m, uint32_t stamp)
 {
 	const struct cfg_block *qb = &c->blocks[q];
@@ -2188,7 +2269,13 @@ static bool way_in(struct scan_cfg *c, uint32_t q, uint32_t b, uint32_t m, uint3
 	if (!to_marker && !block_work(c, c->blocks[b].first, stamp, true) &&
 	    !at_call_line(c, qb->first + qb->n - 1))
 		return false;
-	if (other_call(c, qb->first + qb->n - 1))
+	/* the previous statement's call, whose other way goes on to the
+	 * marker: its early return, a way into this call past code hoisted
+	 * above it (GCC's marker: the check needs it) */
+	bool prev = m != NONE && prev_call(c, qb->first + qb->n - 1) &&
+		    other_way_reaches(c, q, b, m, stamp);
+
+	if (!prev && other_call(c, qb->first + qb->n - 1))
 		return false;
 	/* the caller's own code, not the call's line, into a join that runs
 	 * straight to the return: the caller's own return statement that GCC
@@ -2216,7 +2303,7 @@ static bool way_in(struct scan_cfg *c, uint32_t q, uint32_t b, uint32_t m, uint3
 		if (o != b && c->imark[c->blocks[o].first] == stamp)
 			return false;
 	}
-	return m == NONE || to_marker || !dominates(c, q, c->insns[m].blk);
+	return m == NONE || to_marker || prev || !dominates(c, q, c->insns[m].blk);
 }
 
 /* The ways into e's block that x does not reach, when each is a block
