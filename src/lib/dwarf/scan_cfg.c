@@ -2119,10 +2119,13 @@ static bool prev_call(struct scan_cfg *c, uint32_t i)
 	Dwarf_Word l1, f1, l2, f2;
 	Dwarf_Die *sc = NULL, *xs = NULL, *qs;
 	bool yes = false;
-	int n, nx;
+	int n, nx = 0;
 
-	if (!c->cu || !c->inst || (nx = dwarf_getscopes_die(c->inst, &xs)) < 2)
+	if (!c->cu || !c->inst || (nx = dwarf_getscopes_die(c->inst, &xs)) < 2) {
+		if (nx > 0)
+			free(xs);
 		return false;
+	}
 	n = dwarf_getscopes(c->cu, c->insns[i].addr, &sc);
 	/* x: the instance and the inlined calls around it, up to the function */
 	for (int x = 0; x + 1 < nx && !yes && dwarf_tag(&xs[x]) == DW_TAG_inlined_subroutine; x++) {
@@ -2133,14 +2136,15 @@ static bool prev_call(struct scan_cfg *c, uint32_t i)
 			int m;
 
 			if (dwarf_tag(&sc[k]) != DW_TAG_inlined_subroutine ||
-			    dwarf_dieoffset(&sc[k]) == dwarf_dieoffset(&xs[x]) ||
-			    (m = dwarf_getscopes_die(&sc[k], &qs)) < 2)
+			    dwarf_dieoffset(&sc[k]) == dwarf_dieoffset(&xs[x]))
 				continue;
-			yes = dwarf_dieoffset(&qs[1]) == dwarf_dieoffset(&xs[x + 1]) &&
+			m = dwarf_getscopes_die(&sc[k], &qs);
+			yes = m >= 2 && dwarf_dieoffset(&qs[1]) == dwarf_dieoffset(&xs[x + 1]) &&
 			      !dwarf_formudata(dwarf_attr(&sc[k], DW_AT_call_line, &a), &l2) && l2 < l1 &&
 			      !dwarf_formudata(dwarf_attr(&sc[k], DW_AT_call_file, &a), &f2) && f2 == f1 &&
 			      prev_line(&xs[x + 1], f1, l1) == l2;
-			free(qs);
+			if (m > 0)
+				free(qs);
 		}
 	}
 	free(xs);
