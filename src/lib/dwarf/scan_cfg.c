@@ -95,12 +95,17 @@ struct scan_cfg {
 	uint32_t *order;		uint32_t order_cap;	/* blocks by rpo */
 	uint32_t *work;			uint32_t work_cap;
 	uint32_t *imark;		uint32_t imark_cap;	/* insn in the instance */
+	/* the innermost inlined subroutine of the function at each insn
+	 * (fn_innermost()), 0 until asked: one walk of the function's DIEs
+	 * per instruction, not per question */
+	Dwarf_Off *inner;		uint32_t inner_cap;
 	struct scan_range *fr;		uint32_t fr_cap;
 	uint32_t stamp;
 	const struct scan_xedge *xe;	uint32_t nxe;	/* the scan's, sorted */
 	Dwarf_Die *cu;			/* its line table, for the query; NULL */
 	Dwarf_Die *inst;		/* the instance asked about; NULL */
 	Dwarf_Die *fn;			/* its function; NULL */
+	Dwarf_Die ipath[17];	int nipath;	/* fn down to inst (prev_call()); -1: not yet */
 	const struct scan_range *r;	uint32_t nr;	/* its ranges */
 };
 
@@ -124,6 +129,7 @@ void scan_cfg_free(struct scan_cfg *c)
 	free(c->order);
 	free(c->work);
 	free(c->imark);
+	free(c->inner);
 	free(c->fr);
 	free(c);
 }
@@ -891,9 +897,10 @@ int scan_cfg_build(struct scan_cfg *c, struct scan_priv *p, uint64_t key,
 		return c->state = err == -ENOMEM ? -ENOMEM : -ENOENT;
 	dominators(c);
 	if ((err = number_domtree(c)) || (err = find_loops(c)) ||
-	    GROW(c->imark, c->imark_cap, c->ninsns))
+	    GROW(c->imark, c->imark_cap, c->ninsns) || GROW(c->inner, c->inner_cap, c->ninsns))
 		return c->state = -ENOMEM;
 	memset(c->imark, 0, c->ninsns * sizeof(*c->imark));
+	memset(c->inner, 0, c->ninsns * sizeof(*c->inner));
 	for (i = 0; i <= c->nblocks; i++)
 		c->blocks[i].seen = c->blocks[i].dstamp = 0;
 	for (i = 0; i < c->nloops; i++)
@@ -1865,6 +1872,7 @@ static int reads_first(struct scan_cfg *c, uint32_t s, uint32_t regs, uint32_t *
 }
 
 static Dwarf_Off innermost(Dwarf_Die *die, uint64_t addr, int depth);
+static Dwarf_Off fn_innermost(struct scan_cfg *c, uint32_t i);
 
 /* Is instruction i the code of another call of the instance's function
  * (its innermost inlined subroutine, *d, another instance of the same
@@ -1878,7 +1886,7 @@ static bool sibling_call(struct scan_cfg *c, uint32_t i, Dwarf_Die *d)
 	if (!c->fn || !c->inst)
 		return false;
 	fn = *c->fn;
-	o = innermost(&fn, c->insns[i].addr, 0);
+	o = fn_innermost(c, i);
 	return o != dwarf_dieoffset(&fn) && o != dwarf_dieoffset(c->inst) &&
 	       dwarf_offdie(dwarf_cu_getdwarf(c->inst->cu), o, d) &&
 	       dwarf_formref_die(dwarf_attr(d, DW_AT_abstract_origin, &a), &o1) &&
@@ -2042,6 +2050,19 @@ static bool must_reach(struct scan_cfg *c, uint32_t a, uint32_t b, uint32_t stam
 static bool reg_only(struct scan_cfg *c, uint32_t i);
 static bool at_call_line(struct scan_cfg *c, uint32_t i);
 
+/* innermost() of the instance's function at instruction i, cached: the
+ * function is the CFG's (c->fn), the same for every instance of it. */
+static Dwarf_Off fn_innermost(struct scan_cfg *c, uint32_t i)
+{
+	Dwarf_Die fn;
+
+	if (!c->inner[i]) {
+		fn = *c->fn;
+		c->inner[i] = innermost(&fn, c->insns[i].addr, 0);
+	}
+	return c->inner[i];
+}
+
 /* Is instruction i the code of another inlined call, one that does not
  * hold the instance asked about? A branch there into the body is that
  * call's tail, which the compiler shares with this body (cross-jumping
@@ -2057,7 +2078,7 @@ static bool other_call(struct scan_cfg *c, uint32_t i)
 	if (!c->fn || !c->inst)
 		return false;
 	fn = *c->fn;
-	o = innermost(&fn, c->insns[i].addr, 0);
+	o = fn_innermost(c, i);
 	d = dwarf_dieoffset(c->inst);
 	if (o == dwarf_dieoffset(&fn) || !dwarf_offdie(dwarf_cu_getdwarf(c->inst->cu), o, &a))
 		return false;
@@ -2103,53 +2124,92 @@ static Dwarf_Word prev_line(Dwarf_Die *parent, Dwarf_Word f, Dwarf_Word l)
 	return best;
 }
 
+/* The DIEs from die down to the innermost inlined subroutine whose
+ * ranges hold addr (lexical blocks on the way included), after path[0..n):
+ * the new length. The walk of innermost(). */
+static int inner_path(Dwarf_Die *die, uint64_t addr, Dwarf_Die *path, int n, int max)
+{
+	Dwarf_Die ch;
+
+	path[n++] = *die;
+	if (n < max && !dwarf_child(die, &ch))
+		do {
+			int t = dwarf_tag(&ch), k;
+
+			if ((t == DW_TAG_inlined_subroutine && dwarf_haspc(&ch, addr) == 1) ||
+			    t == DW_TAG_lexical_block) {
+				k = inner_path(&ch, addr, path, n, max);
+				if (t == DW_TAG_inlined_subroutine || k > n + 1)
+					return k;
+			}
+		} while (!dwarf_siblingof(&ch, &ch));
+	return n;
+}
+
+/* The DIEs from fn down to the DIE at offset off (a DIE's subtree lies
+ * between it and its next sibling); 0 if it is not under fn. */
+static int off_path(Dwarf_Die *fn, Dwarf_Off off, Dwarf_Die *path, int max)
+{
+	Dwarf_Die d = *fn, ch, sib;
+	int n = 0;
+
+	path[n++] = d;
+	while (dwarf_dieoffset(&d) != off) {
+		if (n == max || dwarf_child(&d, &ch))
+			return 0;
+		for (;;) {
+			bool last = dwarf_siblingof(&ch, &sib) != 0;
+
+			if (dwarf_dieoffset(&ch) <= off && (last || off < dwarf_dieoffset(&sib)))
+				break;
+			if (last)
+				return 0;
+			ch = sib;
+		}
+		d = ch;
+		path[n++] = d;
+	}
+	return n;
+}
+
 /* Is instruction i the code of the call just before this one: an inlined
  * call with the same parent as the instance (or as an inlined call the
  * instance is in), at the last line before its own among their siblings
  * (the statement before this call's; an earlier line alone may be the
  * other arm of an `if`: glibc's write_string, whose line-226
- * __putc_unlocked shares its buffer store with line 232's)? Its early return is a jump to what follows it,
- * this call, which may enter the body past code the compiler ran before
- * (GCC's jsonAppendSeparator in jsonObjectFunc: its `if( c=='{' )
- * return` jumps past sqlite3_value_text's `pVal` test, hoisted above it,
- * for each object's first label). */
+ * __putc_unlocked shares its buffer store with line 232's)? Its early
+ * return is a jump to what follows it, this call, which may enter the
+ * body past code the compiler ran before (GCC's jsonAppendSeparator in
+ * jsonObjectFunc: its `if( c=='{' ) return` jumps past
+ * sqlite3_value_text's `pVal` test, hoisted above it, for each object's
+ * first label). Paths from the function's DIE, not dwarf_getscopes(),
+ * which walks the whole unit (SQLite's is one). */
 static bool prev_call(struct scan_cfg *c, uint32_t i)
 {
 	Dwarf_Attribute a;
 	Dwarf_Word l1, f1, l2, f2;
-	Dwarf_Die *sc = NULL, *xs = NULL, *qs;
-	bool yes = false;
-	int n, nx = 0;
+	Dwarf_Die ip[17];
+	int n, d, k;
 
-	if (!c->cu || !c->inst || (nx = dwarf_getscopes_die(c->inst, &xs)) < 2) {
-		if (nx > 0)
-			free(xs);
+	if (!c->cu || !c->inst || !c->fn)
 		return false;
-	}
-	n = dwarf_getscopes(c->cu, c->insns[i].addr, &sc);
-	/* x: the instance and the inlined calls around it, up to the function */
-	for (int x = 0; x + 1 < nx && !yes && dwarf_tag(&xs[x]) == DW_TAG_inlined_subroutine; x++) {
-		if (dwarf_formudata(dwarf_attr(&xs[x], DW_AT_call_line, &a), &l1) ||
-		    dwarf_formudata(dwarf_attr(&xs[x], DW_AT_call_file, &a), &f1))
-			break;
-		for (int k = 0; k < n && !yes; k++) {
-			int m;
-
-			if (dwarf_tag(&sc[k]) != DW_TAG_inlined_subroutine ||
-			    dwarf_dieoffset(&sc[k]) == dwarf_dieoffset(&xs[x]))
-				continue;
-			m = dwarf_getscopes_die(&sc[k], &qs);
-			yes = m >= 2 && dwarf_dieoffset(&qs[1]) == dwarf_dieoffset(&xs[x + 1]) &&
-			      !dwarf_formudata(dwarf_attr(&sc[k], DW_AT_call_line, &a), &l2) && l2 < l1 &&
-			      !dwarf_formudata(dwarf_attr(&sc[k], DW_AT_call_file, &a), &f2) && f2 == f1 &&
-			      prev_line(&xs[x + 1], f1, l1) == l2;
-			if (m > 0)
-				free(qs);
-		}
-	}
-	free(xs);
-	free(sc);
-	return yes;
+	if (c->nipath < 0)
+		c->nipath = off_path(c->fn, dwarf_dieoffset(c->inst), c->ipath, 17);
+	n = inner_path(c->fn, c->insns[i].addr, ip, 0, 17);
+	/* where the two paths part: the jump's call S and the instance (or
+	 * the call X around it) are children of one DIE */
+	for (d = 1; d < n && d < c->nipath && dwarf_dieoffset(&ip[d]) == dwarf_dieoffset(&c->ipath[d]); d++)
+		;
+	if (d >= n || d >= c->nipath || dwarf_tag(&ip[d]) != DW_TAG_inlined_subroutine)
+		return false;
+	for (k = d; k < c->nipath; k++)		/* X and what is under it down to inst: calls */
+		if (dwarf_tag(&c->ipath[k]) != DW_TAG_inlined_subroutine)
+			return false;
+	return !dwarf_formudata(dwarf_attr(&c->ipath[d], DW_AT_call_line, &a), &l1) &&
+	       !dwarf_formudata(dwarf_attr(&c->ipath[d], DW_AT_call_file, &a), &f1) &&
+	       !dwarf_formudata(dwarf_attr(&ip[d], DW_AT_call_line, &a), &l2) && l2 < l1 &&
+	       !dwarf_formudata(dwarf_attr(&ip[d], DW_AT_call_file, &a), &f2) && f2 == f1 &&
+	       prev_line(&c->ipath[d - 1], f1, l1) == l2;
 }
 
 /* Does the instance's code from i to the end of its block do the body's
@@ -2205,7 +2265,7 @@ static bool own_code(struct scan_cfg *c, uint32_t i)
 	if (!c->fn)
 		return false;
 	fn = *c->fn;
-	return innermost(&fn, c->insns[i].addr, 0) == dwarf_dieoffset(&fn);
+	return fn_innermost(c, i) == dwarf_dieoffset(&fn);
 }
 
 /* Is the instance a call of the function's own body (no inlined call
@@ -2260,6 +2320,7 @@ static bool after_call_line(struct scan_cfg *c, uint32_t i)
 static bool way_in(struct scan_cfg *c, uint32_t q, uint32_t b, uint32_t m, uint32_t stamp)
 {
 	const struct cfg_block *qb = &c->blocks[q];
+	uint32_t j = qb->first + qb->n - 1;
 
 	/* into GCC's marker itself: the call's start, not its body's middle
 	 * (no work needed there, and the caller's branch may decide whether
@@ -2270,25 +2331,21 @@ static bool way_in(struct scan_cfg *c, uint32_t q, uint32_t b, uint32_t m, uint3
 	bool to_marker = c->cu && m != NONE && c->blocks[b].first == m;
 
 	/* as cut_at_join(): the call's own argument code, or b does work */
-	if (!to_marker && !block_work(c, c->blocks[b].first, stamp, true) &&
-	    !at_call_line(c, qb->first + qb->n - 1))
+	if (!to_marker && !block_work(c, c->blocks[b].first, stamp, true) && !at_call_line(c, j))
 		return false;
-	/* the previous statement's call, whose other way goes on to the
-	 * marker: its early return, a way into this call past code hoisted
-	 * above it (GCC's marker: the check needs it) */
-	bool prev = m != NONE && prev_call(c, qb->first + qb->n - 1) &&
-		    other_way_reaches(c, q, b, m, stamp);
+	for (uint32_t k = 0; k < qb->nsucc; k++) {
+		uint32_t o = c->succs[qb->succ + k] & ~BACK;
 
-	if (!prev && other_call(c, qb->first + qb->n - 1))
-		return false;
+		if (o != b && c->imark[c->blocks[o].first] == stamp)
+			return false;
+	}
 	/* the caller's own code, not the call's line, into a join that runs
 	 * straight to the return: the caller's own return statement that GCC
 	 * cross-jumped into the body's last one (sqlite3_value_blob's `return
 	 * p->n ? p->z : 0` falls into the `mov 0x8(%rbx),%rax; pop; ret`
 	 * DWARF gives to its inlined sqlite3_value_text: 2,256 events for no
 	 * call) */
-	if (!to_marker && own_code(c, qb->first + qb->n - 1) && !at_call_line(c, qb->first + qb->n - 1) &&
-	    ends_in_return(c, b))
+	if (!to_marker && ends_in_return(c, b) && !at_call_line(c, j) && own_code(c, j))
 		return false;
 	/* the caller's own statement after the call's (not around a loop):
 	 * it runs after the call, so the join is code the body shares with
@@ -2296,18 +2353,20 @@ static bool way_in(struct scan_cfg *c, uint32_t q, uint32_t b, uint32_t m, uint3
 	 * line 157072's `if( sSort.pOrderBy )` jumps to the body's `p1->nExpr`
 	 * load, which the KeyInfo code after it reuses: 14 events for no
 	 * call) */
-	if (!to_marker && own_code(c, qb->first + qb->n - 1) && after_call_line(c, qb->first + qb->n - 1)) {
+	if (!to_marker && after_call_line(c, j) && own_code(c, j)) {
 		for (uint32_t k = 0; k < qb->nsucc; k++)
 			if (c->succs[qb->succ + k] == b)	/* not a back edge */
 				return false;
 	}
-	for (uint32_t k = 0; k < qb->nsucc; k++) {
-		uint32_t o = c->succs[qb->succ + k] & ~BACK;
-
-		if (o != b && c->imark[c->blocks[o].first] == stamp)
-			return false;
-	}
-	return m == NONE || to_marker || prev || !dominates(c, q, c->insns[m].blk);
+	/* another inlined call's code, or a branch deciding for every call
+	 * whether the marker runs: no way in, unless it is the previous
+	 * statement's call and its other way goes on to the marker (its early
+	 * return, into this call past code hoisted above it; GCC's marker:
+	 * the check needs it). prev_call() reads scopes: asked last. */
+	if (other_call(c, j) ||
+	    (m != NONE && !to_marker && dominates(c, q, c->insns[m].blk)))
+		return m != NONE && other_way_reaches(c, q, b, m, stamp) && prev_call(c, j);
+	return true;
 }
 
 /* The ways into e's block that x does not reach, when each is a block
@@ -3684,6 +3743,7 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 	c->cu = cu;
 	c->inst = inst;
 	c->fn = fn;
+	c->nipath = -1;
 	c->r = r;
 	c->nr = nr;
 	stamp = ++c->stamp;
