@@ -831,7 +831,7 @@ out:
 const struct cli_cmd cli_dump = {
 	.name = "dump",
 	.fn = cmd_dump,
-	.synopsis = "dump FILE [FUNC...] [--addr ADDR]... [-j|-p] [--format=text|json|perf|bpftrace] [--base BTF]... [--why[=ELF]]\n"
+	.synopsis = "dump FILE [FUNC...] [--addr ADDR]... [-j|-p] [--format=text|json|perf|bpftrace] [--base BTF]... [--why[=ELF]] [--debug-file ELF]\n"
 		    "dump FILE --funcs [-j|-p]",
 	.summary = "Each inline site of FUNC and where its arguments are, from .BTF.inline alone (no DWARF).",
 	.options =
@@ -853,7 +853,9 @@ const struct cli_cmd cli_dump = {
 "  --why[=ELF]    why an argument shows `?`, from the DWARF of ELF (default FILE)\n"
 "  --debug-file FILE  that DWARF from FILE (build-id checked); also its symbols\n"
 "                 name the callers when FILE has no .symtab (default: found by\n"
-"                 build-id or .gnu_debuglink, as for stats)\n"
+"                 build-id or .gnu_debuglink, as for stats); for a raw blob, the\n"
+"                 ELF it was encoded from: its section addresses and symbols\n"
+"                 (what --format=perf|bpftrace need: kprobe:SYM+OFF for vmlinux)\n"
 "  --debug-dir DIR    debug files under DIR (DIR:DIR2...) instead of /usr/lib/debug\n"
 "  -v, --verbose  say where the DWARF and the symbols came from (stderr)\n"
 "  -h, --help     this text\n",
