@@ -270,11 +270,11 @@ static void symtab_open_any(struct dump *d)
 	BTFI_OPTS(btfi_debuginfo_opts, o, .log = { quiet, NULL }, .debug_file = d->dbg.file,
 		  .debug_dirs = d->dbg.dirs);
 	char *dp = NULL;
+	bool raw = btfi_file_kind(d->path) != BTFI_FILE_ELF;
 
 	/* a raw blob: the symbols of the ELF whose layout it takes */
-	btfi_symtab_open(&d->st, btfi_file_kind(d->path) != BTFI_FILE_ELF && d->dbg.file ?
-			 d->dbg.file : d->path);
-	if (d->st.fd >= 0 || btfi_file_kind(d->path) != BTFI_FILE_ELF ||
+	btfi_symtab_open(&d->st, raw && d->dbg.file ? d->dbg.file : d->path);
+	if (d->st.fd >= 0 || raw ||
 	    btfi_debuginfo_find(d->path, &o, &dp) || !dp)
 		return;
 	btfi_symtab_open(&d->st, dp);

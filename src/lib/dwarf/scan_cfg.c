@@ -80,6 +80,10 @@ struct cfg_row {			/* a line-table row (row_of()) */
 	bool starts, stmt;
 };
 
+/* DIE paths from a function down (inner_path(), off_path()): the depth
+ * the walks go to. */
+#define DIE_PATH_MAX	17
+
 struct scan_cfg {
 	uint64_t key;
 	int state;			/* 1 built, <0 error for key, 0 nothing */
@@ -105,7 +109,7 @@ struct scan_cfg {
 	Dwarf_Die *cu;			/* its line table, for the query; NULL */
 	Dwarf_Die *inst;		/* the instance asked about; NULL */
 	Dwarf_Die *fn;			/* its function; NULL */
-	Dwarf_Die ipath[17];	int nipath;	/* fn down to inst (prev_call()); -1: not yet */
+	Dwarf_Die ipath[DIE_PATH_MAX];	int nipath;	/* fn down to inst (inst_path()); -1: not yet */
 	const struct scan_range *r;	uint32_t nr;	/* its ranges */
 };
 
@@ -1871,7 +1875,7 @@ static int reads_first(struct scan_cfg *c, uint32_t s, uint32_t regs, uint32_t *
 	return -1;
 }
 
-static Dwarf_Off innermost(Dwarf_Die *die, uint64_t addr, int depth);
+static Dwarf_Off innermost(Dwarf_Die *die, uint64_t addr);
 static Dwarf_Off fn_innermost(struct scan_cfg *c, uint32_t i);
 
 /* Is instruction i the code of another call of the instance's function
@@ -2058,7 +2062,7 @@ static Dwarf_Off fn_innermost(struct scan_cfg *c, uint32_t i)
 
 	if (!c->inner[i]) {
 		fn = *c->fn;
-		c->inner[i] = innermost(&fn, c->insns[i].addr, 0);
+		c->inner[i] = innermost(&fn, c->insns[i].addr);
 	}
 	return c->inner[i];
 }
@@ -2126,7 +2130,7 @@ static Dwarf_Word prev_line(Dwarf_Die *parent, Dwarf_Word f, Dwarf_Word l)
 
 /* The DIEs from die down to the innermost inlined subroutine whose
  * ranges hold addr (lexical blocks on the way included), after path[0..n):
- * the new length. The walk of innermost(). */
+ * the new length (innermost() is its last). */
 static int inner_path(Dwarf_Die *die, uint64_t addr, Dwarf_Die *path, int n, int max)
 {
 	Dwarf_Die ch;
@@ -2172,6 +2176,16 @@ static int off_path(Dwarf_Die *fn, Dwarf_Off off, Dwarf_Die *path, int max)
 	return n;
 }
 
+/* The DIEs from the function down to the instance (c->ipath), once per
+ * instance: their number, 0 if there is none. */
+static int inst_path(struct scan_cfg *c)
+{
+	if (c->nipath < 0)
+		c->nipath = c->fn && c->inst ?
+			    off_path(c->fn, dwarf_dieoffset(c->inst), c->ipath, DIE_PATH_MAX) : 0;
+	return c->nipath;
+}
+
 /* Is instruction i the code of the call just before this one: an inlined
  * call with the same parent as the instance (or as an inlined call the
  * instance is in), at the last line before its own among their siblings
@@ -2188,14 +2202,12 @@ static bool prev_call(struct scan_cfg *c, uint32_t i)
 {
 	Dwarf_Attribute a;
 	Dwarf_Word l1, f1, l2, f2;
-	Dwarf_Die ip[17];
+	Dwarf_Die ip[DIE_PATH_MAX];
 	int n, d, k;
 
-	if (!c->cu || !c->inst || !c->fn)
+	if (!c->cu || !inst_path(c))
 		return false;
-	if (c->nipath < 0)
-		c->nipath = off_path(c->fn, dwarf_dieoffset(c->inst), c->ipath, 17);
-	n = inner_path(c->fn, c->insns[i].addr, ip, 0, 17);
+	n = inner_path(c->fn, c->insns[i].addr, ip, 0, DIE_PATH_MAX);
 	/* where the two paths part: the jump's call S and the instance (or
 	 * the call X around it) are children of one DIE */
 	for (d = 1; d < n && d < c->nipath && dwarf_dieoffset(&ip[d]) == dwarf_dieoffset(&c->ipath[d]); d++)
@@ -2272,17 +2284,12 @@ static bool own_code(struct scan_cfg *c, uint32_t i)
  * around it, lexical blocks aside)? */
 static bool own_call(struct scan_cfg *c)
 {
-	Dwarf_Die *sc = NULL;
-	int n = dwarf_getscopes_die(c->inst, &sc);
-	bool own = n > 1 && c->fn;
+	int n = inst_path(c);
 
-	for (int k = 1; k < n && own; k++) {
-		if (dwarf_dieoffset(&sc[k]) == dwarf_dieoffset(c->fn))
-			break;
-		own = dwarf_tag(&sc[k]) == DW_TAG_lexical_block;
-	}
-	free(sc);
-	return own;
+	for (int k = 1; k < n - 1; k++)
+		if (dwarf_tag(&c->ipath[k]) != DW_TAG_lexical_block)
+			return false;
+	return n > 1;
 }
 
 /* Is instruction i at a line after the call's, in its file, in the same
@@ -2806,24 +2813,12 @@ static bool same_row(const struct cfg_row *a, const struct cfg_row *b)
 }
 
 /* The innermost inlined subroutine under die (die itself if none) whose
- * ranges hold addr: its DIE offset. */
-static Dwarf_Off innermost(Dwarf_Die *die, uint64_t addr, int depth)
+ * ranges hold addr: its DIE offset (the end of inner_path()). */
+static Dwarf_Off innermost(Dwarf_Die *die, uint64_t addr)
 {
-	Dwarf_Die ch;
+	Dwarf_Die path[DIE_PATH_MAX];
 
-	if (depth < 16 && !dwarf_child(die, &ch))
-		do {
-			int t = dwarf_tag(&ch);
-
-			if ((t == DW_TAG_inlined_subroutine && dwarf_haspc(&ch, addr) == 1) ||
-			    t == DW_TAG_lexical_block) {
-				Dwarf_Off o = innermost(&ch, addr, depth + 1);
-
-				if (t == DW_TAG_inlined_subroutine || o != dwarf_dieoffset(&ch))
-					return o;
-			}
-		} while (!dwarf_siblingof(&ch, &ch));
-	return dwarf_dieoffset(die);
+	return dwarf_dieoffset(&path[inner_path(die, addr, path, 0, DIE_PATH_MAX) - 1]);
 }
 
 /*
@@ -2867,7 +2862,7 @@ static bool copy_of(struct scan_cfg *c, uint32_t x, uint32_t e, uint32_t stamp)
 		    !row_of(c, x + j, &rx) || !same_row(&rx, &re))
 			return false;
 	}
-	return innermost(c->inst, c->insns[x].addr, 0) == innermost(c->inst, c->insns[e].addr, 0);
+	return innermost(c->inst, c->insns[x].addr) == innermost(c->inst, c->insns[e].addr);
 }
 
 /* btfi_insn_shape() of instruction i; one capstone cannot decode is
@@ -2928,7 +2923,7 @@ static bool shape_copy_of(struct scan_cfg *c, uint32_t x, uint32_t e)
 		if (c->insns[x + k].flow != c->insns[e + k].flow ||
 		    shape_of(c, x + k) != shape_of(c, e + k))
 			return false;
-	return innermost(c->inst, c->insns[x].addr, 0) == innermost(c->inst, c->insns[e].addr, 0);
+	return innermost(c->inst, c->insns[x].addr) == innermost(c->inst, c->insns[e].addr);
 }
 
 /* The copies of the call that starts at x (copy_of(), shape_copy_of())
@@ -3601,7 +3596,6 @@ static bool at_call_line(struct scan_cfg *c, uint32_t i)
 	Dwarf_Attribute a;
 	Dwarf_Word cl, cf, l, f;
 	Dwarf_Die *sc = NULL;
-	struct cfg_row r;
 	bool yes = false;
 	int n;
 
@@ -3609,7 +3603,7 @@ static bool at_call_line(struct scan_cfg *c, uint32_t i)
 	    dwarf_formudata(dwarf_attr(c->inst, DW_AT_call_line, &a), &cl) ||
 	    dwarf_formudata(dwarf_attr(c->inst, DW_AT_call_file, &a), &cf))
 		return false;
-	if (row_of(c, i, &r) && r.line > 0 && (Dwarf_Word)r.line == cl)
+	if (at_line_of(c, i, c->inst))
 		return true;
 	n = dwarf_getscopes(c->cu, c->insns[i].addr, &sc);
 	for (int k = 0; k < n && !yes; k++)
