@@ -27,9 +27,9 @@ check("params == recoverable + sum of unavailable reasons",
       o["params"] == o["params_recoverable"] + sum(o["unavailable"].values()))
 check("sites_selectively_inlined + sites_fully_inlined == inline_instances",
       o["sites_selectively_inlined"] + o["sites_fully_inlined"] == o["inline_instances"])
-check("instances all + some + none + split parts == inline_instances",
+check("instances all + some + none + split parts + shared tails == inline_instances",
       o["instances_all_recoverable"] + o["instances_some_recoverable"] +
-      o["instances_none_recoverable"] + o["split_parts"] == o["inline_instances"])
+      o["instances_none_recoverable"] + o["split_parts"] + o["shared_tails"] == o["inline_instances"])
 check("split parts counted apart (GCC's partial inlining)", 0 < o["split_parts"] < o["inline_instances"] // 10)
 check("instances without any address count as none recoverable",
       0 < o["instances_noaddr"] <= o["instances_none_recoverable"])
@@ -46,6 +46,6 @@ check("ceiling: every probe's non-location counts (entry_value, ... unsupported_
 check("ceiling: instances with every parameter located >= with all recoverable",
       o["instances_all_recoverable"] <= c["instances_all"])
 print(f"     params {o['params']}, recoverable {100*o['params_recoverable']/o['params']:.1f}%, "
-      f"instances all recoverable {100*o['instances_all_recoverable']/(o['inline_instances'] - o['split_parts']):.1f}%")
+      f"instances all recoverable {100*o['instances_all_recoverable']/(o['inline_instances'] - o['split_parts'] - o['shared_tails']):.1f}%")
 sys.exit(1 if bad else 0)
 PY

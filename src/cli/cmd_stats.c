@@ -53,6 +53,7 @@ static void print_sites(const struct btfi_scan *s)
 		 * row. A split part is no site: "split" instead of "site". */
 		printf("%s %s 0x%llx in %s+0x%llx at %s:%u depth %u shndx %u:",
 		       site->flags & BTFI_SITE_SPLIT ? "split" :
+		       site->flags & BTFI_SITE_SHARED ? "shared" :
 		       site->flags & BTFI_SITE_CLONE ? "clone" :
 		       site->flags & BTFI_SITE_ENTRY ? "entry" : "site",
 		       f->name ? f->name : "?", (unsigned long long)site->addr,
@@ -101,6 +102,7 @@ static void print_json(const char *path, const struct btfi_stats *st, uint32_t m
 	jw_uint_field(&w, "inline_instances", st->inline_instances);
 	jw_uint_field(&w, "instances_noaddr", st->instances_noaddr);
 	jw_uint_field(&w, "split_parts", st->split_parts);
+	jw_uint_field(&w, "shared_tails", st->shared_tails);
 	jw_uint_field(&w, "entry_sites", st->entry_sites);
 	jw_uint_field(&w, "clone_entries", st->clone_entries);
 	jw_uint_field(&w, "entry_params", st->entry_params);
@@ -209,6 +211,9 @@ static void print_table(const char *path, const struct btfi_stats *st, uint32_t 
 	if (st->split_parts)
 		row("  split parts (the enclosing call)", st->split_parts,
 		    st->inline_instances);
+	if (st->shared_tails)
+		row("  shared tails (another call's events)", st->shared_tails,
+		    st->inline_instances);
 	row("parameters (over all instances)", st->params, 0);
 	row("  recoverable", st->params_recoverable, st->params);
 	for (k = BTFI_LOC_KREG; k <= BTFI_LOC_KADDR; k++) {
@@ -223,19 +228,19 @@ static void print_table(const char *path, const struct btfi_stats *st, uint32_t 
 		snprintf(buf, sizeof(buf), "    %s", btfi_reason_str(k));
 		row(buf, st->unavailable[k], st->params);
 	}
-	/* over the instances that are sites (not the split parts) */
+	/* over the instances that are sites (not split parts or shared tails) */
 	row("instances with all parameters recoverable", st->instances_all_recoverable,
-	    st->inline_instances - st->split_parts);
+	    st->inline_instances - st->split_parts - st->shared_tails);
 	row("instances with some parameters recoverable", st->instances_some_recoverable,
-	    st->inline_instances - st->split_parts);
+	    st->inline_instances - st->split_parts - st->shared_tails);
 	row("instances with no parameter recoverable", st->instances_none_recoverable,
-	    st->inline_instances - st->split_parts);
+	    st->inline_instances - st->split_parts - st->shared_tails);
 	if (s->reach) {
 		/* at any address of the instance, any view */
 		row("ceiling: located where it can be probed", st->ceil_params, st->params);
 		row("  any location there (carried or not)", st->ceil_any, st->params);
 		row("  instances with every parameter located", st->ceil_instances,
-		    st->inline_instances - st->split_parts);
+		    st->inline_instances - st->split_parts - st->shared_tails);
 	}
 	uint64_t nf = st->funcs_never_inlined + st->funcs_selectively_inlined + st->funcs_fully_inlined;
 	row("functions", nf, 0);
@@ -387,7 +392,8 @@ const struct cli_cmd cli_stats = {
 "                  depth, and each argument's location as `dump` prints it, with\n"
 "                  the reason for `?` (a line per address for an instance entered\n"
 "                  by several paths; `split` for GCC's split parts, which are\n"
-"                  the enclosing call); then one line per function\n"
+"                  the enclosing call; `shared` for code only another call of\n"
+"                  the function enters, its events); then one line per function\n"
 "  --probe=POLICY  probe address of an instance: default (= per-call), per-call,\n"
 "                  entry-pc, lowest, entry-in-range, first-range (docs/DESIGN.md)\n"
 "  --max-instances N  leave out functions inlined more than N times (the\n"

@@ -182,7 +182,7 @@ static size_t match_policy(struct trace_sym *s, struct trace_sym_req *req, size_
 			const char *name = sc->funcs[site->func].name;
 
 			/* a split part is the enclosing call, not a site */
-			if ((site->flags & BTFI_SITE_SPLIT) || !name || strcmp(name, r->func) ||
+			if ((site->flags & (BTFI_SITE_SPLIT | BTFI_SITE_SHARED)) || !name || strcmp(name, r->func) ||
 			    !site->call_file || !site->call_line)
 				continue;
 			snprintf(r->buf, r->len, "%s:%u", base(site->call_file), site->call_line);

@@ -1063,6 +1063,68 @@ static void drop_others_ways(struct btfi_scan *s, struct scan_priv *p, const str
 	s->nsites = keep;
 }
 
+static Dwarf_Die *lines_cu(struct scan_priv *p);
+
+/* Is site d inside site a's instance (after it in DIE order, deeper)? */
+static bool site_below(const struct btfi_scan *s, uint32_t a, uint32_t d)
+{
+	if (d <= a)
+		return false;
+	for (uint32_t i = a + 1; i < d; i++)
+		if (!(s->sites[i].flags & BTFI_SITE_EXTRA) && s->sites[i].depth <= s->sites[a].depth)
+			return false;
+	return s->sites[d].depth > s->sites[a].depth;
+}
+
+/*
+ * Per-call: an instance whose probe is entered only by a branch of
+ * another call's of the same function, both of whose ways lie in that
+ * call's code after its probe, is that call's tail. GCC cross-jumped two
+ * calls into one path and DWARF split the path between them by address:
+ * SQLite's jsonAppendSqlValue enters line 213351's jsonAppendRaw from
+ * both lines' paths, and line 213358's instance is only the memcpy arm
+ * of 213351's `jb` (246 events for 123 calls). The calls of both lines
+ * run the first call's probe; the tail is no site (BTFI_SITE_SHARED).
+ * The branch must go on down the body (scan_cfg_branch_on()): an `if (f(a)
+ * || f(b))` also enters f(b) by one branch of f(a)'s, back at the top.
+ * User space only, as every rule that reads the line table. Run before
+ * drop_others_ways(), while the spans' site indexes hold.
+ */
+static void mark_shared_tails(struct btfi_scan *s, struct scan_priv *p, struct walk_ctx *ctx,
+			      uint32_t first, uint32_t nspans)
+{
+	const uint8_t skip = BTFI_SITE_EXTRA | BTFI_SITE_SPLIT | BTFI_SITE_NOCODE |
+			     BTFI_SITE_ENTRY | BTFI_SITE_SHARED;
+
+	if (p->policy != BTFI_PROBE_PER_CALL || p->nspans == nspans || !p->cfg ||
+	    !scan_cfg_is_for(p->cfg, die_key(p, &ctx->fn) + 1))
+		return;
+	for (uint32_t i = first; i < s->nsites; i++) {
+		struct btfi_site *x = &s->sites[i];
+		uint64_t j, o;
+
+		if ((x->flags & skip) || x->cond || !x->addr || x->caller_addr != ctx->caller_addr ||
+		    (i + 1 < s->nsites && (s->sites[i + 1].flags & BTFI_SITE_EXTRA)) ||
+		    !scan_cfg_branch_on(p->cfg, lines_cu(p), x->addr, &j, &o))
+			continue;
+		for (uint32_t k = nspans; k < p->nspans; k++) {
+			const struct scan_span *a = &p->spans[k];
+			uint32_t m;
+
+			if (a->func != x->func || a->site == i || j < a->lo || j >= a->hi ||
+			    (s->sites[a->site].flags & BTFI_SITE_SHARED) || site_below(s, i, a->site))
+				continue;
+			for (m = nspans; m < p->nspans; m++)
+				if (p->spans[m].site == a->site && p->spans[m].lo <= o && o < p->spans[m].hi)
+					break;
+			if (m < p->nspans) {
+				x->flags |= BTFI_SITE_SHARED;
+				break;
+			}
+		}
+	}
+}
+
 static int do_subprogram(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die)
 {
 	struct walk_ctx ctx = { .site = NO_IDX, .caller = NO_IDX, .scope_func = NO_IDX };
@@ -1092,8 +1154,10 @@ static int do_subprogram(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *di
 	first = s->nsites;
 	nspans = p->nspans;
 	err = walk_children(s, p, die, &ctx);
-	if (!err && has_code)
+	if (!err && has_code) {
+		mark_shared_tails(s, p, &ctx, first, nspans);
 		drop_others_ways(s, p, &ctx, first, nspans);
+	}
 	p->nspans = nspans;
 	return err;
 }

@@ -68,6 +68,11 @@ enum {
 	/* An extra address outside the instance's code and views: a jump
 	 * into the body from the caller's code (scan.c drop_others_ways()). */
 	BTFI_SITE_JUMP_IN = 1 << 5,
+	/* Code entered only from another call of the same function, after
+	 * its probe: GCC cross-jumped the two calls into one path and DWARF
+	 * splits the path between them (scan.c mark_shared_tails()). Its
+	 * calls are that call's events; no site is written for it. */
+	BTFI_SITE_SHARED = 1 << 6,
 };
 
 struct btfi_site {
@@ -238,6 +243,9 @@ struct btfi_stats {
 	/* of inline_instances: GCC's split parts inlined back (BTFI_SITE_SPLIT),
 	 * not sites: left out of every figure below */
 	uint64_t split_parts;
+	/* ... and tails of another call's code (BTFI_SITE_SHARED): that call's
+	 * events, not sites, also left out below */
+	uint64_t shared_tails;
 	uint64_t params, params_recoverable, instances_all_recoverable;
 	uint64_t instances_some_recoverable, instances_none_recoverable;
 	uint64_t funcs_never_inlined, funcs_selectively_inlined, funcs_fully_inlined;

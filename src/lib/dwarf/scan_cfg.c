@@ -1053,6 +1053,41 @@ uint32_t scan_cfg_only_after(struct scan_cfg *c, uint64_t addr, const struct sca
 
 static bool row_of(struct scan_cfg *c, uint32_t i, struct cfg_row *r);
 
+bool scan_cfg_branch_on(struct scan_cfg *c, Dwarf_Die *cu, uint64_t addr, uint64_t *jcc,
+			uint64_t *other)
+{
+	uint32_t i = c->state > 0 && cu ? find_insn(c, addr) : NONE, q, lq;
+	const struct cfg_block *bl, *qb;
+	struct cfg_row rj, ri;
+
+	if (i == NONE)
+		return false;
+	bl = &c->blocks[c->insns[i].blk];
+	if (bl->first != i || bl->root || bl->npred != 1)
+		return false;
+	q = c->preds[bl->pred];
+	qb = &c->blocks[q];
+	lq = qb->first + qb->n - 1;
+	if (q == c->insns[i].blk || c->insns[lq].flow != BTFI_FLOW_CJUMP || qb->nsucc != 2)
+		return false;
+	for (uint32_t k = 0; k < 2; k++) {
+		uint32_t s = c->succs[qb->succ + k];
+
+		if (s & BACK)
+			return false;
+		if (s != c->insns[i].blk)
+			*other = c->insns[c->blocks[s].first].addr;
+	}
+	/* on down one body: a later line of the same file (a call that
+	 * starts again would go back to the body's first line) */
+	c->cu = cu;
+	if (!row_of(c, lq, &rj) || !row_of(c, i, &ri) || !rj.line || ri.line <= rj.line ||
+	    !rj.file || !ri.file || strcmp(rj.file, ri.file))
+		return false;
+	*jcc = c->insns[lq].addr;
+	return true;
+}
+
 /* The last instruction of block b that is not a jump on: what the way
  * out of b did last (NONE if b is only a jump). */
 static uint32_t last_work(const struct scan_cfg *c, uint32_t b)

@@ -99,6 +99,13 @@ bool scan_cfg_is_join(struct scan_cfg *c, uint64_t addr);
  * many (0 where the control flow is unknown). Few blocks are followed. */
 uint32_t scan_cfg_only_after(struct scan_cfg *c, uint64_t addr, const struct scan_range *r,
 			     uint32_t nr, struct scan_range *out, uint32_t max);
+/* Is the code at addr entered by one branch only, on down the same
+ * body: a block whose one way in is a conditional jump (not a loop's
+ * back edge) at an earlier line of the same file, by cu's line table
+ * (NULL: false)? That jump's address into *jcc, its other way's first
+ * instruction into *other. */
+bool scan_cfg_branch_on(struct scan_cfg *c, Dwarf_Die *cu, uint64_t addr, uint64_t *jcc,
+			uint64_t *other);
 /* Is the way in at addr (outside the instance's ranges r[0..nr)) a tail
  * the compiler shares with another call (cross-jumping)? Its one way on
  * lands at a join of the instance's code where the instance's own way

@@ -33,6 +33,10 @@ void btfi_stats_compute(const struct btfi_scan *s, uint32_t max_instances, struc
 			st->split_parts++;
 			continue;
 		}
+		if (site->flags & BTFI_SITE_SHARED) {	/* no site: the other call's */
+			st->shared_tails++;
+			continue;
+		}
 		/* the instance's other addresses follow it */
 		for (nx = 0; i + 1 + nx < s->nsites && s->sites[i + 1 + nx].flags & BTFI_SITE_EXTRA; nx++)
 			;

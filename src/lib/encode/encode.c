@@ -158,7 +158,7 @@ int btfi_encode(const struct btfi_scan *s, struct btf *base, const struct btfi_e
 		const struct btfi_site *site = &s->sites[i];
 
 		if (site->addr && site->shndx < shnum && secs[site->shndx].ok &&
-		    site->func < s->nfuncs && !(site->flags & BTFI_SITE_SPLIT))
+		    site->func < s->nfuncs && !(site->flags & (BTFI_SITE_SPLIT | BTFI_SITE_SHARED)))
 			used[site->func] = true;
 	}
 	err = encode_funcs(s, ty, used, base_cnt, fid, st);
@@ -180,7 +180,8 @@ int btfi_encode(const struct btfi_scan *s, struct btf *base, const struct btfi_e
 		const struct esec *sec;
 		int proto;
 
-		if (site->flags & BTFI_SITE_SPLIT)	/* the enclosing call's event */
+		/* the enclosing call's event; the other call's */
+		if (site->flags & (BTFI_SITE_SPLIT | BTFI_SITE_SHARED))
 			continue;
 		if (!site->addr || site->shndx >= shnum || !secs[site->shndx].ok ||
 		    site->func >= s->nfuncs || !fid[site->func] ||
