@@ -172,5 +172,19 @@ check(f"default misses fewer runs than entry-pc ({miss(d)} vs {miss(res['entry-p
 check("entry_pc outside the ranges: default > entry-in-range "
       f"({d['outside ok']} vs {res['entry-in-range']['outside ok']})",
       d["outside ok"] > res["entry-in-range"]["outside ok"])
+# stats --entry-rows: GCC's inline-entry row copied onto alternative
+# paths (tail duplication), and a probe on each copy's path: what gdb's
+# missed runs above show, counted from the line table and the CFG.
+import json
+def entry_rows(policy):
+    args = [bt, "stats", binary, "-j", "--entry-rows"] + ([f"--probe={policy}"] if policy != "default" else [])
+    return json.loads(subprocess.run(args, capture_output=True, text=True, check=True).stdout)["entry_rows"]
+er = {p: entry_rows(p) for p in ("default", "entry-pc")}
+print("entry rows:", er)
+check(f"--entry-rows: copied entries found ({er['default']['instances']} instances)",
+      er["default"]["instances"] > 0 and er["default"]["instances"] == er["entry-pc"]["instances"])
+check(f"--entry-rows: default has a probe on each copy's path more often than entry-pc "
+      f"({er['default']['probe_on_each']} vs {er['entry-pc']['probe_on_each']})",
+      er["default"]["probe_on_each"] > er["entry-pc"]["probe_on_each"])
 sys.exit(1 if bad else 0)
 PY

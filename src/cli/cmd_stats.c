@@ -170,6 +170,15 @@ static void print_json(const char *path, const struct btfi_stats *st, uint32_t m
 		jw_uint_field(&w, "instances_all", st->ceil_instances);
 		jw_end_object(&w);
 	}
+	if (s->entry_rows.on) {
+		jw_name(&w, "entry_rows");
+		jw_start_object(&w);
+		jw_uint_field(&w, "instances", s->entry_rows.instances);
+		jw_uint_field(&w, "probe_on_each", s->entry_rows.each);
+		jw_uint_field(&w, "fewer_probes", s->entry_rows.fewer);
+		jw_uint_field(&w, "fewer_probes_on_each", s->entry_rows.fewer_each);
+		jw_end_object(&w);
+	}
 	jw_uint_field(&w, "funcs_inlined", st->funcs_inlined);
 	jw_uint_field(&w, "funcs_all_recoverable", st->funcs_all_recoverable);
 	if (max_instances) {
@@ -282,6 +291,12 @@ static void print_table(const char *path, const struct btfi_stats *st, uint32_t 
 		row("  sites on a caller's branch into the body", s->probe.edges, 0);
 		row("  postloop: locations the loop changes, not taken", s->probe.loop_changed, 0);
 	}
+	if (s->entry_rows.on) {	/* GCC's copies of inline entries (tail duplication) */
+		row("entry row copied onto alternative paths", s->entry_rows.instances, st->inline_instances);
+		row("  a probe on each copy's path", s->entry_rows.each, s->entry_rows.instances);
+		row("  fewer probe addresses than copies", s->entry_rows.fewer, s->entry_rows.instances);
+		row("    a probe on each copy's path", s->entry_rows.fewer_each, s->entry_rows.fewer);
+	}
 	/* not instances: out-of-line entries the calling convention misreads */
 	row("entries with their own locations (ABI changed)", st->entry_sites, 0);
 	row("  GCC clones (f.isra.N, f.constprop.N)", st->clone_entries, st->entry_sites);
@@ -315,6 +330,7 @@ static int cmd_stats(int argc, char **argv)
 		{ "probe", required_argument, NULL, 'P' },
 		{ "max-instances", required_argument, NULL, 'M' },
 		{ "ceiling", no_argument, NULL, 'C' },
+		{ "entry-rows", no_argument, NULL, 'E' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "verbose", no_argument, NULL, 'v' },
 		DEBUG_LONGOPTS,
@@ -337,6 +353,7 @@ static int cmd_stats(int argc, char **argv)
 		case 'p': json = pretty = true; break;
 		case 'S': sites = true; break;
 		case 'C': opts.ceiling = true; break;
+		case 'E': opts.entry_rows = true; break;
 		case 'P':
 			if ((k = cli_probe_policy(optarg)) < 0)
 				return cli_usage(&cli_stats, "unknown probe policy '%s'", optarg);
@@ -401,6 +418,10 @@ const struct cli_cmd cli_stats = {
 "  --ceiling       also count the parameters whose DWARF has a location anywhere\n"
 "                  their instance can be probed (any address of its code, any\n"
 "                  view): what no probe address policy can exceed\n"
+"  --entry-rows    also count the instances whose inline-entry row (is_stmt at\n"
+"                  the callee's declaration) GCC copied onto alternative paths,\n"
+"                  and those with a probe on each copy's path (reads every\n"
+"                  unit's line table: a kernel's costs about 110 MB more)\n"
 "  --debug-file FILE  DWARF from FILE (its build-id must match FILE's)\n"
 "  --debug-dir DIR    debug files under DIR (DIR:DIR2...) instead of /usr/lib/debug\n"
 "  -v, --verbose   say where the DWARF came from (stderr)\n"

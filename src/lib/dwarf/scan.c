@@ -1932,6 +1932,30 @@ static int new_site(struct btfi_scan *s, struct scan_priv *p, const struct btfi_
 	return 0;
 }
 
+/* opts.entry_rows: does the instance (site si, probed at ch) have GCC's
+ * inline-entry row on alternative paths, and a probe on each one's path? */
+static void count_entry_rows(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die, uint32_t si,
+			     const struct scan_cfg_choice *ch)
+{
+	uint64_t probes[SCAN_CFG_MAX_ENTRIES];
+	uint32_t np = 0, rows;
+	bool each;
+
+	for (uint32_t i = 0; i < ch->n; i++)
+		probes[np++] = ch->cond[i] ? ch->at[i] : ch->addr[i];
+	if (!np && s->sites[si].addr)
+		probes[np++] = s->sites[si].addr;
+	rows = scan_cfg_entry_rows(p->cfg, &p->cudie, die, p->ranges, p->nranges, probes, np, &each);
+	if (rows < 2)
+		return;
+	s->entry_rows.instances++;
+	s->entry_rows.each += each;
+	if (np < rows) {
+		s->entry_rows.fewer++;
+		s->entry_rows.fewer_each += each;
+	}
+}
+
 static int do_inline(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
 		     struct walk_ctx *ctx)
 {
@@ -2069,6 +2093,14 @@ static int do_inline(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
 				  site_locs(s, p, ctx, die, &ri, o, xi))) {
 			return err;
 		}
+	}
+	if (p->entry_rows && ri.any && !(s->sites[si].flags & BTFI_SITE_SPLIT)) {
+		int r = fn_cfg(p, ctx);	/* (built already for per-call) */
+
+		if (r < 0)
+			return r;
+		if (r)
+			count_entry_rows(s, p, die, si, &ch);
 	}
 	if (p->policy == BTFI_PROBE_PER_CALL && s->sites[si].addr) {
 		for (i = 0; i < ch.n || i == 0; i++) {
@@ -2298,6 +2330,7 @@ int btfi_scan_open(const char *path, const struct btfi_scan_opts *opts,
 	if (p->policy <= BTFI_PROBE_DEFAULT || p->policy >= BTFI_PROBE__MAX)
 		p->policy = BTFI_PROBE_PER_CALL;
 	s->policy = p->policy;
+	s->entry_rows.on = p->entry_rows = OPTS_GET(opts, entry_rows, false);
 
 	s->di = OPTS_GET(opts, debuginfo, NULL);
 	p->di_borrowed = s->di != NULL;

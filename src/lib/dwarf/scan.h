@@ -137,6 +137,9 @@ struct btfi_scan_opts {
 	 * (and inflating) it again. */
 	struct btfi_debuginfo *debuginfo;
 	bool ceiling;		/* fill scan->reach (stats --ceiling) */
+	/* count GCC's copies of inline entries (scan->entry_rows; stats
+	 * --entry-rows): reads every unit's line table, a kernel's too */
+	bool entry_rows;
 };
 
 /* scan->reach[loc index]: what the parameter's DWARF says anywhere an
@@ -215,6 +218,14 @@ struct btfi_scan {
 	/* Parameter locations (per address) from a later view of the probe
 	 * address: none at its own view (locviews.h). */
 	uint32_t next_view;
+	/* opts.entry_rows (per-call policy): instances whose inline-entry row
+	 * GCC copied onto alternative paths (tail duplication), and of them
+	 * those with a probe on each copy's path; the same for the instances
+	 * with fewer probe addresses than copies */
+	struct {
+		uint32_t instances, each, fewer, fewer_each;
+		bool on;	/* counted (opts.entry_rows) */
+	} entry_rows;
 	/* Shapes of the expressions the format cannot carry (reason
 	 * unsupported_expr), with counts, most frequent first after the scan. */
 	struct btfi_shape {

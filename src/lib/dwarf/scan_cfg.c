@@ -1051,6 +1051,104 @@ uint32_t scan_cfg_only_after(struct scan_cfg *c, uint64_t addr, const struct sca
 	return n;
 }
 
+/* Can instruction b run after instruction a in one pass of the function
+ * (no loop's back edge), at any depth? */
+static bool runs_after(struct scan_cfg *c, uint32_t a, uint32_t b)
+{
+	uint32_t ba = c->insns[a].blk, bb = c->insns[b].blk, sp = 0, mark;
+
+	if (ba == bb && a <= b)
+		return true;
+	mark = ++c->stamp;
+	c->work[sp++] = ba;
+	c->blocks[ba].seen = mark;
+	while (sp) {
+		const struct cfg_block *bl = &c->blocks[c->work[--sp]];
+
+		for (uint32_t k = 0; k < bl->nsucc; k++) {
+			uint32_t s = c->succs[bl->succ + k];
+
+			if (s & BACK)
+				continue;
+			if (s == bb)
+				return true;
+			if (c->blocks[s].seen != mark) {
+				c->blocks[s].seen = mark;
+				c->work[sp++] = s;
+			}
+		}
+	}
+	return false;
+}
+
+uint32_t scan_cfg_entry_rows(struct scan_cfg *c, Dwarf_Die *cu, Dwarf_Die *inst,
+			     const struct scan_range *r, uint32_t nr, const uint64_t *probes,
+			     uint32_t np, bool *each)
+{
+	uint32_t row[16], n = 0, keep = 0;
+	Dwarf_Lines *lines;
+	const char *df, *f;
+	int dl, dc, ln, col;
+	size_t nl;
+	bool stmt;
+
+	*each = false;
+	if (c->state <= 0 || !cu || dwarf_decl_line(inst, &dl) || dwarf_decl_column(inst, &dc) ||
+	    !(df = dwarf_decl_file(inst)) || dwarf_getsrclines(cu, &lines, &nl))
+		return 0;
+	for (uint32_t k = 0; k < nr; k++) {
+		size_t lo = 0, hi = nl;
+		Dwarf_Addr a;
+
+		while (lo < hi) {	/* libdw's rows are sorted by address */
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (dwarf_lineaddr(dwarf_onesrcline(lines, mid), &a) || a < r[k].lo)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (; lo < nl && n < 16; lo++) {
+			Dwarf_Line *l = dwarf_onesrcline(lines, lo);
+			uint32_t i, j;
+
+			if (!l || dwarf_lineaddr(l, &a) || a >= r[k].hi)
+				break;
+			if (dwarf_lineno(l, &ln) || ln != dl || dwarf_linecol(l, &col) || col != dc ||
+			    dwarf_linebeginstatement(l, &stmt) || !stmt ||
+			    !(f = dwarf_linesrc(l, NULL, NULL)) || strcmp(f, df) ||
+			    (i = find_insn(c, a)) == NONE)
+				continue;
+			for (j = 0; j < n && row[j] != i; j++)
+				;
+			if (j == n)
+				row[n++] = i;
+		}
+	}
+	/* the first row on each path: GCC's copies of the entry */
+	for (uint32_t x = 0; x < n; x++) {
+		uint32_t y;
+
+		for (y = 0; y < n && (y == x || !runs_after(c, row[y], row[x])); y++)
+			;
+		if (y == n)
+			row[keep++] = row[x];
+	}
+	if (keep < 2)
+		return keep;
+	*each = true;
+	for (uint32_t x = 0; x < keep && *each; x++) {
+		uint32_t j, q;
+
+		for (j = 0; j < np; j++)
+			if ((q = find_insn(c, probes[j])) != NONE &&
+			    (runs_after(c, q, row[x]) || runs_after(c, row[x], q)))
+				break;
+		*each = j < np;
+	}
+	return keep;
+}
+
 static bool row_of(struct scan_cfg *c, uint32_t i, struct cfg_row *r);
 
 bool scan_cfg_branch_on(struct scan_cfg *c, Dwarf_Die *cu, uint64_t addr, uint64_t *jcc,

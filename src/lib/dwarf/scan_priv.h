@@ -73,6 +73,7 @@ struct scan_priv {
 	size_t nunit_addrs;
 	bool di_borrowed;		/* opts.debuginfo: not ours to close */
 	bool ceiling;			/* fill scan->reach */
+	bool entry_rows;		/* count scan->entry_rows */
 	uint32_t reach_cap;
 	bool kernel;			/* vmlinux or a module: probed by kprobes */
 	bool relocatable;		/* ET_REL: per-section addresses */
