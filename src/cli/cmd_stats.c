@@ -398,7 +398,7 @@ static int cmd_stats(int argc, char **argv)
 const struct cli_cmd cli_stats = {
 	.name = "stats",
 	.fn = cmd_stats,
-	.synopsis = "stats FILE [-j|-p] [--sites] [--probe=POLICY] [--max-instances N] [--ceiling]",
+	.synopsis = "stats FILE [-j|-p] [--sites] [--probe=POLICY] [--max-instances N] [--ceiling] [--entry-rows]",
 	.summary = "Inline sites and how many of their arguments a tracer can recover, from DWARF.",
 	.options =
 "  FILE            an ELF with DWARF (a kernel vmlinux, a program, a library), in\n"
@@ -421,7 +421,7 @@ const struct cli_cmd cli_stats = {
 "  --entry-rows    also count the instances whose inline-entry row (is_stmt at\n"
 "                  the callee's declaration) GCC copied onto alternative paths,\n"
 "                  and those with a probe on each copy's path (reads every\n"
-"                  unit's line table: a kernel's costs about 110 MB more)\n"
+"                  unit's line table: a kernel's costs about 150 MB more)\n"
 "  --debug-file FILE  DWARF from FILE (its build-id must match FILE's)\n"
 "  --debug-dir DIR    debug files under DIR (DIR:DIR2...) instead of /usr/lib/debug\n"
 "  -v, --verbose   say where the DWARF came from (stderr)\n"
