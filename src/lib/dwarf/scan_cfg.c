@@ -817,7 +817,11 @@ static bool fwd_reach(struct scan_cfg *c, uint32_t b, uint32_t mark, uint32_t st
  * for_each_vma loop head entered only over BACK edges; 74 vmlinux
  * functions, 25 in SQLite and glibc). Unmark a BACK edge from a reached
  * block into one not reached, where the target does not reach the
- * source (no cycle comes of it), until all are reached.
+ * source (no cycle comes of it), until all are reached. Where no such
+ * edge is left (every one would close a cycle whose back edge was
+ * marked elsewhere), the back edges are the depth-first walk's retreating
+ * ones, to a block not after the source in reverse postorder: every
+ * block reached, no cycle left, the natural loops' back edges as before.
  */
 static void reach_all(struct scan_cfg *c)
 {
@@ -850,6 +854,16 @@ static void reach_all(struct scan_cfg *c)
 			}
 		}
 	} while (again);
+	for (b = 0; b < n && (c->blocks[b].seen == reached || c->blocks[b].dead); b++)
+		;
+	if (b == n)
+		return;
+	for (b = 0; b < n; b++)
+		for (k = 0; k < c->blocks[b].nsucc; k++) {
+			uint32_t *s = &c->succs[c->blocks[b].succ + k], t = *s & ~BACK;
+
+			*s = c->blocks[t].rpo <= c->blocks[b].rpo ? t | BACK : t;
+		}
 }
 
 /* Back edges and the natural loop of every header, nested by size. */
