@@ -1908,8 +1908,17 @@ static bool own_decision(struct scan_cfg *c, uint32_t e, uint32_t stamp)
 	       c->insns[i + 1].flow == BTFI_FLOW_CJUMP;
 }
 
+/* Is instruction i a jump out of the function: a call as a tail jump? */
+static bool tail_call(const struct scan_cfg *c, uint32_t i)
+{
+	return c->insns[i].flow == BTFI_FLOW_JUMP && find_insn(c, c->insns[i].target) == NONE;
+}
+
 /* Does the code the instance runs from entry e on hold some work: two
- * instructions of it that are neither jumps, padding nor line 0? One
+ * instructions of it that are neither jumps (but a call as a tail jump,
+ * tail_call(): the kernel's spin_unlock_bh copied onto
+ * addrconf_dad_start's DEAD way, `mov %rbp,%rdi; ...; jmp
+ * _raw_spin_unlock_bh`), padding nor line 0? One
  * alone is code the compiler shares with the caller (GCC's `xor
  * %eax,%eax` for both the caller's 0 and the body's), and clang's line-0
  * instructions inside an instance's range are code it shares between
@@ -1938,7 +1947,8 @@ static bool does_work(struct scan_cfg *c, uint32_t e, uint32_t stamp, uint16_t D
 
 		seen++;
 		for (; i < bl->first + bl->n; i++)
-			if (c->imark[i] == stamp && work_insn(&c->insns[i]) && !line0(c, i)) {
+			if (c->imark[i] == stamp && (work_insn(&c->insns[i]) || tail_call(c, i)) &&
+			    !line0(c, i)) {
 				if (++work >= 2)
 					return true;
 				one = i;
