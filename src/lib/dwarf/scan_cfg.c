@@ -782,6 +782,9 @@ out:
 	return err;
 }
 
+static uint32_t push_succs(struct scan_cfg *c, const struct cfg_block *bl, uint32_t mark,
+			   uint32_t skip, bool nested, uint32_t sp);
+
 /* Mark with `mark` the blocks reachable from b over edges not BACK;
  * true if `stop` is one of them. */
 static bool fwd_reach(struct scan_cfg *c, uint32_t b, uint32_t mark, uint32_t stop)
@@ -793,18 +796,11 @@ static bool fwd_reach(struct scan_cfg *c, uint32_t b, uint32_t mark, uint32_t st
 	c->blocks[b].seen = mark;
 	c->work[sp++] = b;
 	while (sp) {
-		const struct cfg_block *bl = &c->blocks[c->work[--sp]];
+		uint32_t x = c->work[--sp];
 
-		for (uint32_t k = 0; k < bl->nsucc; k++) {
-			uint32_t s = c->succs[bl->succ + k];
-
-			if (s & BACK || c->blocks[s].seen == mark)
-				continue;
-			if (s == stop)
-				return true;
-			c->blocks[s].seen = mark;
-			c->work[sp++] = s;
-		}
+		sp = push_succs(c, &c->blocks[x], mark, NONE, false, sp);
+		if (stop != NONE && c->blocks[stop].seen == mark)
+			return true;
 	}
 	return false;
 }
