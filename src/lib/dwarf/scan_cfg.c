@@ -1136,30 +1136,9 @@ uint32_t scan_cfg_only_after(struct scan_cfg *c, uint64_t addr, const struct sca
  * (no loop's back edge), at any depth? */
 static bool runs_after(struct scan_cfg *c, uint32_t a, uint32_t b)
 {
-	uint32_t ba = c->insns[a].blk, bb = c->insns[b].blk, sp = 0, mark;
+	uint32_t ba = c->insns[a].blk, bb = c->insns[b].blk;
 
-	if (ba == bb && a <= b)
-		return true;
-	mark = ++c->stamp;
-	c->work[sp++] = ba;
-	c->blocks[ba].seen = mark;
-	while (sp) {
-		const struct cfg_block *bl = &c->blocks[c->work[--sp]];
-
-		for (uint32_t k = 0; k < bl->nsucc; k++) {
-			uint32_t s = c->succs[bl->succ + k];
-
-			if (s & BACK)
-				continue;
-			if (s == bb)
-				return true;
-			if (c->blocks[s].seen != mark) {
-				c->blocks[s].seen = mark;
-				c->work[sp++] = s;
-			}
-		}
-	}
-	return false;
+	return ba == bb ? a <= b : fwd_reach(c, ba, ++c->stamp, bb);
 }
 
 uint32_t scan_cfg_entry_rows(struct scan_cfg *c, Dwarf_Die *cu, Dwarf_Die *inst,
