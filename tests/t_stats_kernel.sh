@@ -65,4 +65,15 @@ if printf '%s\n' "$sites" | grep -q ' 0xffffffff81311a99 ' && printf '%s\n' "$si
 else
 	echo "FAIL list_add in ksm_scan_thread: probes $(printf '%s' "$sites" | awk '{print $3}' | tr '\n' ' ')"; r=1
 fi
+# percpu_ref_tryget_many's rcu_read_unlock in cgroup_sk_alloc: GCC copied
+# it onto the two ways out of the retry loop and onto the retry way inside
+# it (objdump: 0xffffffff81173823 `call __rcu_read_unlock; pause`, after
+# the failed atomic_long_add_unless): a call that returns into its loop
+# sets the call's depth (scan_cfg.c loop_call()), every copy is probed.
+got=$("$BTFINLINE" stats "$V" --sites | awk '$1 == "site" && $2 == "rcu_read_unlock" && $5 ~ /^cgroup_sk_alloc\+/ && $7 == "percpu-refcount.h:250" {print $3}' | sort | tr '\n' ' ')
+if [ "$got" = "0xffffffff811737d1 0xffffffff81173811 0xffffffff81173823 " ]; then
+	echo "ok   rcu_read_unlock in cgroup_sk_alloc: its three copies probed ($got)"
+else
+	echo "FAIL rcu_read_unlock in cgroup_sk_alloc: probes $got, expected the three copies"; r=1
+fi
 exit $r

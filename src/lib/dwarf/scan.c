@@ -2433,6 +2433,7 @@ void btfi_scan_free(struct btfi_scan *s)
 		u64map_free(&p->origin_map);
 		u64map_free(&p->types);
 		u64map_free(&p->taken);
+		u64map_free(&p->noret);
 		free(p->fidx);
 		free(p->fhash);
 		free(p->origins);

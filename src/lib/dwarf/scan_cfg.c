@@ -50,6 +50,7 @@ struct cfg_insn {
 	uint8_t line;			/* 0 not asked, 1 line 0, 2 a line or unknown */
 	bool nop, refused, leader, writes_known, shape_known;
 	bool ret;			/* a return */
+	bool nr_code;			/* a call whose callee's code never returns */
 	bool reloc;			/* the loader fills some of its bytes (ET_REL) */
 };
 
@@ -218,6 +219,88 @@ static void rel_target(struct scan_priv *p, uint64_t a, const struct btfi_insn *
 		*callee = r->name;
 }
 
+static bool noreturn_at(struct scan_cfg *c, struct scan_priv *p, uint64_t target, int depth);
+
+/* Does a small function at `target` (its symbol's extent, 192 bytes at
+ * most) never return: every path from its entry ends in a call that does
+ * not return or, in user space, an instruction nothing follows (ud2,
+ * hlt; the kernel's WARN() is a ud2 that goes on), none in a `ret`, a
+ * jump out of it or an indirect jump? GCC's split parts that only assert
+ * (glibc's detach_arena.part.0: three argument loads and `call
+ * __malloc_assert`). Unknown (undecodable, too large, no symbol, a
+ * relocatable object's code whose calls the loader fills): it returns.
+ * Only loop_call() asks (the CFG goes on after such a call: the
+ * compiler may not have known, when the callee is another unit's). */
+static bool never_returns(struct scan_cfg *c, struct scan_priv *p, uint64_t target, int depth)
+{
+	const struct btfi_sym *sym = btfi_syms_at(&p->syms, target);
+	uint64_t todo[32], seen[64], avail, end;
+	uint32_t ntodo = 0, nseen = 0;
+	const uint8_t *code;
+
+	if (p->relocatable || !sym || sym->addr != target || !sym->size || sym->size > 192 ||
+	    sym->ifunc || !(code = scan_code(p, target, &avail)) || avail < sym->size)
+		return false;
+	end = target + sym->size;
+	todo[ntodo++] = target;
+	while (ntodo) {
+		uint64_t a = todo[--ntodo];
+		uint32_t k;
+
+		for (k = 0; k < nseen && seen[k] != a; k++)
+			;
+		if (k < nseen)
+			continue;
+		if (nseen == 64)
+			return false;
+		seen[nseen++] = a;
+		for (;;) {
+			struct btfi_insn in;
+
+			if (a >= end || btfi_insn_decode(c->dec, code + (a - target), end - a, a, &in) ||
+			    in.ret || in.flow == BTFI_FLOW_IJUMP)
+				return false;
+			if (in.flow == BTFI_FLOW_STOP) {
+				if (p->kernel)
+					return false;
+				break;
+			}
+			if (in.flow == BTFI_FLOW_CALL && in.target && noreturn_at(c, p, in.target, depth + 1))
+				break;
+			if (in.flow == BTFI_FLOW_JUMP || in.flow == BTFI_FLOW_CJUMP) {
+				if (in.target < target || in.target >= end || ntodo == 32)
+					return false;	/* a tail call, or too many ways */
+				todo[ntodo++] = in.target;
+				if (in.flow == BTFI_FLOW_JUMP)
+					break;
+			}
+			a += in.len;
+		}
+	}
+	return true;
+}
+
+/* Does a call to `target` not return: by its symbol's name, or by its
+ * code (never_returns(), two calls deep)? Cached per target. */
+static bool noreturn_at(struct scan_cfg *c, struct scan_priv *p, uint64_t target, int depth)
+{
+	const struct btfi_sym *sym;
+	uint32_t v;
+	bool nr;
+
+	if (u64map_get(&p->noret, target, &v))
+		return v == 2;
+	sym = btfi_syms_at(&p->syms, target);
+	if (sym && sym->addr == target && sym->name && noreturn_name(sym->name))
+		nr = true;
+	else if (depth > 2)
+		return false;		/* not cached: a shallower ask may decide */
+	else
+		nr = never_returns(c, p, target, depth);
+	u64map_put(&p->noret, target, nr ? 2 : 1);	/* (no room: asked again) */
+	return nr;
+}
+
 static int decode(struct scan_cfg *c, struct scan_priv *p)
 {
 	for (uint32_t k = 0; k < c->nblocks; k++) {	/* nblocks = nranges here */
@@ -262,6 +345,8 @@ static int decode(struct scan_cfg *c, struct scan_priv *p)
 					callee = sym->name;
 				if (in.flow == BTFI_FLOW_CALL && callee && noreturn_name(callee))
 					ci->flow = BTFI_FLOW_STOP;
+				else if (in.flow == BTFI_FLOW_CALL && ci->target)
+					ci->nr_code = noreturn_at(c, p, ci->target, 0);
 				ci->nop = in.nop;
 				ci->ret = in.ret;
 				ci->refused = in.uprobe_refusal != NULL;
@@ -1881,6 +1966,20 @@ static bool own_decision(struct scan_cfg *c, uint32_t e, uint32_t stamp)
 	return i + 1 < end && c->imark[i] == stamp && c->imark[i + 1] == stamp &&
 	       work_insn(&c->insns[i]) && !line0(c, i) && !insn_writes(c, i) &&
 	       c->insns[i + 1].flow == BTFI_FLOW_CJUMP;
+}
+
+/* Is instruction i a call inside a loop that returns into that loop: its
+ * callee returns (by name and by its code, never_returns()), the next
+ * instruction is no padding and in the same innermost loop? The whole
+ * work of a body copied there: the kernel's rcu_read_unlock in
+ * percpu_ref_tryget_many, copied onto cgroup_sk_alloc's retry way inside
+ * its loop (`call __rcu_read_unlock; pause`) and onto the two ways out. */
+static bool loop_call(const struct scan_cfg *c, uint32_t i)
+{
+	uint32_t l = c->blocks[c->insns[i].blk].loop;
+
+	return c->insns[i].flow == BTFI_FLOW_CALL && !c->insns[i].nr_code && l != NONE &&
+	       i + 1 < c->ninsns && !c->insns[i + 1].nop && c->blocks[c->insns[i + 1].blk].loop == l;
 }
 
 /* Is instruction i a jump out of the function: a call as a tail jump? */
@@ -3958,7 +4057,8 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 	 * lone instruction deeper is one clang shares with a later call's
 	 * code (sqlite3FindTable's sqlite3HashFind: `test %r11b,%r11b` of the
 	 * attached-db loop's lookups, 0x2384c, in the first lookup's ranges),
-	 * not the call.
+	 * not the call. A call that returns into its loop is work enough
+	 * (loop_call()).
 	 */
 	{
 		uint16_t top = 0, d;
@@ -3975,9 +4075,10 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 			for (k = 0; k < nr; k++)
 				for (i = lower_insn(c, r[k].lo);
 				     i < c->ninsns && c->insns[i].addr < r[k].hi; i++)
-					n += ext_depth(c, c->insns[i].blk, stamp) == d &&
-						(work_insn(&c->insns[i]) ||
-						 c->insns[i].flow == BTFI_FLOW_CJUMP);
+					n += ext_depth(c, c->insns[i].blk, stamp) != d ? 0 :
+					     loop_call(c, i) ? 2 :
+					     work_insn(&c->insns[i]) ||
+					     c->insns[i].flow == BTFI_FLOW_CJUMP;
 			D = d;
 		}
 		if (n < 2)

@@ -86,6 +86,7 @@ struct scan_priv {
 	Dwarf_Off *poffs;		uint32_t npoffs, poffs_cap;
 	struct u64map types;		/* type DIE offset -> size | signed << 31 */
 	struct u64map taken;		/* func << 32 ^ probe address -> site (per-call) */
+	struct u64map noret;		/* call target -> 1 returns, 2 does not (scan_cfg.c) */
 	/* per-call, the function walked: where each probe of an instance
 	 * is the last one of its function run (drop_others_ways()) */
 	struct scan_span { uint64_t lo, hi; uint32_t func, site; } *spans;
