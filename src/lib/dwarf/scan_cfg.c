@@ -2280,6 +2280,24 @@ static uint32_t setup_edge(struct scan_cfg *c, uint32_t x, uint32_t stamp, uint8
  * that path folded to nothing but going on (gcc's sqlite3ValueFree(0)
  * with db->pErr NULL in sqlite3LeaveMutexAndCloseZombie, [0x7b6cb,
  * 0x7b6cd) `jmp 0x7b66e`). */
+/* Is way in x a copy of the marker m the compiler duplicated with the
+ * path before it: the same bytes, each after the same conditional jump
+ * (condition and target)? A one-instruction body on registers alone
+ * does no work by does_work()'s count, but here it is the call's: the
+ * kernel's key_ref_to_ptr (`and $~1,%rbx`) after each of keyctl_chown_key's
+ * two lookup_user_key calls, both `ja` to one error path. GCC's shared
+ * `xor %eax,%eax` has no such twin before it. */
+static bool dup_of(const struct scan_cfg *c, uint32_t x, uint32_t m)
+{
+	const struct cfg_insn *a = &c->insns[x], *b = &c->insns[m];
+
+	return x != m && x && m && a->len == b->len && a->code && b->code &&
+	       !memcmp(a->code, b->code, a->len) && !a->reloc && !b->reloc &&
+	       a[-1].flow == BTFI_FLOW_CJUMP && b[-1].flow == BTFI_FLOW_CJUMP &&
+	       a[-1].cc == b[-1].cc && a[-1].target == b[-1].target &&
+	       a[-1].addr + a[-1].len == a->addr && b[-1].addr + b[-1].len == b->addr;
+}
+
 static bool lone_jump(struct scan_cfg *c, uint32_t e, uint32_t stamp)
 {
 	const struct cfg_insn *in = &c->insns[e];
@@ -4296,7 +4314,8 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 			if (ent[k] == mi || pre[k] == ms ||
 			    (mi == NONE && ms == NONE && !by_table(c, pre[k]) && !line0_only(c, pre[k], stamp)) ||
 			    does_work(c, pre[k], stamp, D, true) || lone_jump(c, pre[k], stamp) ||
-			    (mi != NONE && own_decision(c, pre[k], stamp))) {
+			    (mi != NONE && own_decision(c, pre[k], stamp)) ||
+			    (mi != NONE && dup_of(c, pre[k], mi))) {
 				pre[keep] = pre[k];
 				ent[keep++] = ent[k];
 			}
