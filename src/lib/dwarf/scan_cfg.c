@@ -3551,8 +3551,12 @@ static bool back_into(struct scan_cfg *c, uint32_t x, uint32_t stamp, uint16_t D
  * validate_xmit_skb (the headroom load above skb_header_cloned(), the
  * marker's `cmp $3` copied on the not-cloned way), bt_tags_for_each in
  * blk_mq_all_tag_iter (the way with no reserved tags jumps past the
- * marker into the body). A block that begins with the instance's code,
- * at depth D in the entries' loop and outside the instance's own, that
+ * marker into the body). A block that begins with the instance's code
+ * (or whose first code of the instance follows a call of the caller's:
+ * dcache_dir_lseek's spin_lock copy after scan_positives(); not any
+ * code of the caller's, sched_dl_overflow's load DWARF gives to line
+ * 2897's __dl_overflow on line 2903's way), at depth D in the entries'
+ * loop and outside the instance's own, that
  * only the caller's code enters, that no way in already chosen reaches
  * within one pass nor reaches one, is a way of its own if it does the
  * body's work (body_work()), begins as an entry does (same_start()) or
@@ -3571,7 +3575,13 @@ static uint32_t hidden_ways(struct scan_cfg *c, uint32_t stamp, uint16_t D, cons
 			const struct cfg_block *bl = &c->blocks[b];
 			bool work = false;
 
-			if (bl->first != i || c->imark[i] != stamp || bl->root || bl->dead ||
+			/* the block's first code of the instance, or the
+			 * instance's code right after a call of the caller's
+			 * (a call does not end a block) */
+			for (j = bl->first; j < i && c->imark[j] != stamp; j++)
+				;
+			if (j != i || (i != bl->first && c->insns[i - 1].flow != BTFI_FLOW_CALL) ||
+			    c->imark[i] != stamp || bl->root || bl->dead ||
 			    !bl->npred || ext_depth(c, b, stamp) != D ||
 			    inner_loop(c, b, stamp) != NONE || around_loop(c, b, stamp) != L)
 				continue;
