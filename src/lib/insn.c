@@ -292,6 +292,28 @@ bool btfi_insn_load(struct btfi_insn_dec *d, int *dst, int *base, int64_t *disp,
 	return true;
 }
 
+bool btfi_insn_store(struct btfi_insn_dec *d, int *base, int64_t *disp, uint32_t *bytes)
+{
+	const cs_insn *in = d->insn;
+	const cs_x86 *x = &in->detail->x86;
+
+	if (in_group(in->detail, CS_GRP_CALL) || in->id == X86_INS_LEA || in->id == X86_INS_NOP)
+		return false;
+	for (uint8_t i = 0; i < x->op_count; i++) {
+		const cs_x86_op *o = &x->operands[i];
+
+		if (o->type != X86_OP_MEM || !(o->access & CS_AC_WRITE))
+			continue;
+		if (o->mem.segment != X86_REG_INVALID || o->mem.index != X86_REG_INVALID ||
+		    o->mem.base == X86_REG_RSP || (*base = gpr_dwarf(o->mem.base)) < 0)
+			return false;
+		*disp = o->mem.disp;
+		*bytes = o->size;
+		return true;
+	}
+	return false;
+}
+
 bool btfi_insn_mem(struct btfi_insn_dec *d)
 {
 	const cs_insn *in = d->insn;

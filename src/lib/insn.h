@@ -90,6 +90,12 @@ bool btfi_insn_copy(struct btfi_insn_dec *d, int *dst, int *src, uint32_t *bytes
 bool btfi_insn_load(struct btfi_insn_dec *d, int *dst, int *base, int64_t *disp,
 		    uint32_t *bytes, bool *sgn);
 
+/* Does the instruction last decoded write memory at base + disp through
+ * an operand (a store or a read-modify-write: `mov %dx,0x14(%r13)`,
+ * `orw $0x8,0x14(%r13)`; a general base register, not %rsp, no index, no
+ * segment), *bytes wide? DWARF numbers. */
+bool btfi_insn_store(struct btfi_insn_dec *d, int *base, int64_t *disp, uint32_t *bytes);
+
 /* Does the instruction last decoded touch memory through an operand
  * (a load, a store, a read-modify-write such as `incl %gs:x` or `bt r,m`;
  * not lea, not a nop, not at %rsp: a spill is the caller's) or call? */

@@ -65,6 +65,10 @@ static const struct bytes
 	MOV_GS = { "mov %gs:0x1fb80,%rax",
 		   { 0x65, 0x48, 0x8b, 0x04, 0x25, 0x80, 0xfb, 0x01, 0x00 }, 9 },
 	ST_RBX = { "mov %rax,0x1e0(%rbx)", { 0x48, 0x89, 0x83, 0xe0, 0x01, 0, 0 }, 7 },
+	ORW_R13 = { "orw $0x8,0x14(%r13)", { 0x66, 0x41, 0x83, 0x4d, 0x14, 0x08 }, 6 },
+	ST_DX_R13 = { "mov %dx,0x14(%r13)", { 0x66, 0x41, 0x89, 0x55, 0x14 }, 5 },
+	LD_DX_R13 = { "mov 0x14(%r13),%dx", { 0x66, 0x41, 0x8b, 0x55, 0x14 }, 5 },
+	CMPB_RBX = { "cmpb $0x0,0x1e(%rbx)", { 0x80, 0x7b, 0x1e, 0x00 }, 4 },
 	BT_RBP = { "bt %r13,0x448(%rbp)", { 0x4c, 0x0f, 0xa3, 0xad, 0x48, 0x04, 0, 0 }, 8 },
 	ST_RSP = { "mov %r12d,0x8(%rsp)", { 0x44, 0x89, 0x64, 0x24, 0x08 }, 5 },
 	NOPL = { "nopl 0x0(%rax,%rax,1)", { 0x0f, 0x1f, 0x44, 0x00, 0x00 }, 5 },
@@ -143,6 +147,25 @@ static void load(struct btfi_insn_dec *d, const struct bytes *x, int dst, int ba
 		  "%s: load %d dst %d base %d disp %lld bytes %u signed %d", x->text, ok, gd, gb,
 		  (long long)gdisp, gbytes, gsgn))
 		printf("ok   %s: %s\n", x->text, dst < 0 ? "not taken" : "a load");
+}
+
+/* btfi_insn_store(): want base < 0 for "writes no memory it names". */
+static void store(struct btfi_insn_dec *d, const struct bytes *x, int base, int64_t disp,
+		  uint32_t bytes)
+{
+	struct btfi_insn in;
+	int gb = -1;
+	int64_t gdisp = 0;
+	uint32_t gbytes = 0;
+	bool ok;
+
+	if (!CHECK(!btfi_insn_decode(d, x->b, x->n, 0x1000, &in) && in.len == x->n,
+		   "%s: not decoded", x->text))
+		return;
+	ok = btfi_insn_store(d, &gb, &gdisp, &gbytes);
+	if (CHECK(base < 0 ? !ok : ok && gb == base && gdisp == disp && gbytes == bytes,
+		  "%s: store %d base %d disp %lld bytes %u", x->text, ok, gb, (long long)gdisp, gbytes))
+		printf("ok   %s: %s\n", x->text, base < 0 ? "no store" : "a store");
 }
 
 /* btfi_insn_mem(): does a lone instruction touch memory or call? */
@@ -252,6 +275,15 @@ int main(void)
 	load(d, &LD_AX, -1, 0, 0, 0, false);	/* 16 bits: the rest of rax stays */
 	load(d, &MOV_RDI_RAX, -1, 0, 0, 0, false);
 	/* a lone instruction of a one-instruction body */
+	/* the same 2-byte field written two ways (bio_set_flag's copies) */
+	store(d, &ORW_R13, 13, 0x14, 2);
+	store(d, &ST_DX_R13, 13, 0x14, 2);
+	store(d, &ST_RBX, 3, 0x1e0, 8);
+	store(d, &LD_DX_R13, -1, 0, 0);		/* a load */
+	store(d, &CMPB_RBX, -1, 0, 0);		/* a read */
+	store(d, &INCL_GS, -1, 0, 0);		/* per-cpu: a segment */
+	store(d, &ST_RSP, -1, 0, 0);		/* a spill */
+	store(d, &CALL, -1, 0, 0);
 	mem(d, &INCL_GS, true);
 	mem(d, &MOV_GS, true);
 	mem(d, &ST_RBX, true);

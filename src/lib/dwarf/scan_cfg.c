@@ -1944,6 +1944,33 @@ static bool lone_copy(struct scan_cfg *c, uint32_t i)
 	return false;
 }
 
+/* Is instruction i a store to memory (btfi_insn_store()) that another
+ * range of the instance also stores to: the same base register,
+ * displacement and width? The body's store copied onto another path,
+ * written another way: the kernel's bio_set_flag is `or $0x8,%edx; mov
+ * %dx,0x14(%r13)` on one of blk_update_request's ways and `orw
+ * $0x8,0x14(%r13)` on the other. A per-cpu or stack access is none
+ * (cgroup_get_e_css's cross-jumped `incq %gs:(%rax)`: lone_copy()). */
+static bool store_twin(struct scan_cfg *c, uint32_t i)
+{
+	int base, b2;
+	int64_t disp, d2;
+	uint32_t bytes, n2, mine, k, j;
+
+	if (!decode_at(c, c->insns[i].addr) || !btfi_insn_store(c->dec, &base, &disp, &bytes) ||
+	    (mine = range_of(c, c->insns[i].addr, false)) == NONE)
+		return false;
+	for (k = 0; k < c->nr; k++) {
+		if (k == mine)
+			continue;
+		for (j = lower_insn(c, c->r[k].lo); j < c->ninsns && c->insns[j].addr < c->r[k].hi; j++)
+			if (!c->insns[j].reloc && decode_at(c, c->insns[j].addr) &&
+			    btfi_insn_store(c->dec, &b2, &d2, &n2) && b2 == base && d2 == disp && n2 == bytes)
+				return true;
+	}
+	return false;
+}
+
 /* Is the instance's code at way in e its own decision: a compare or a
  * test (no register or memory written, not line 0) and the instance's
  * conditional jump right after it? One instruction of work, but the
@@ -2029,7 +2056,7 @@ static bool does_work(struct scan_cfg *c, uint32_t e, uint32_t stamp, uint16_t D
 			}
 		sp = push_fwd(c, bl, mark, stamp, D, sp);
 	}
-	return near && one != NONE && (loads(c, one) || lone_copy(c, one));
+	return near && one != NONE && (loads(c, one) || lone_copy(c, one) || store_twin(c, one));
 }
 
 /* Does instruction i only set a register from registers or a constant
