@@ -50,7 +50,6 @@ struct cfg_insn {
 	uint8_t line;			/* 0 not asked, 1 line 0, 2 a line or unknown */
 	bool nop, refused, leader, writes_known, shape_known;
 	bool ret;			/* a return */
-	bool nr_code;			/* a call whose callee's code never returns */
 	bool reloc;			/* the loader fills some of its bytes (ET_REL) */
 };
 
@@ -107,6 +106,7 @@ struct scan_cfg {
 	struct scan_range *fr;		uint32_t fr_cap;
 	uint32_t stamp;
 	const struct scan_xedge *xe;	uint32_t nxe;	/* the scan's, sorted */
+	struct scan_priv *p;		/* the scan's: symbols and code (noreturn_at()) */
 	Dwarf_Die *cu;			/* its line table, for the query; NULL */
 	Dwarf_Die *inst;		/* the instance asked about; NULL */
 	Dwarf_Die *fn;			/* its function; NULL */
@@ -229,8 +229,9 @@ static bool noreturn_at(struct scan_cfg *c, struct scan_priv *p, uint64_t target
  * (glibc's detach_arena.part.0: three argument loads and `call
  * __malloc_assert`). Unknown (undecodable, too large, no symbol, a
  * relocatable object's code whose calls the loader fills): it returns.
- * Only loop_call() asks (the CFG goes on after such a call: the
- * compiler may not have known, when the callee is another unit's). */
+ * Only loop_call() asks, for the few calls it looks at (the CFG goes on
+ * after such a call: the compiler may not have known, when the callee is
+ * another unit's). */
 static bool never_returns(struct scan_cfg *c, struct scan_priv *p, uint64_t target, int depth)
 {
 	const struct btfi_sym *sym = btfi_syms_at(&p->syms, target);
@@ -345,8 +346,6 @@ static int decode(struct scan_cfg *c, struct scan_priv *p)
 					callee = sym->name;
 				if (in.flow == BTFI_FLOW_CALL && callee && noreturn_name(callee))
 					ci->flow = BTFI_FLOW_STOP;
-				else if (in.flow == BTFI_FLOW_CALL && ci->target)
-					ci->nr_code = noreturn_at(c, p, ci->target, 0);
 				ci->nop = in.nop;
 				ci->ret = in.ret;
 				ci->refused = in.uprobe_refusal != NULL;
@@ -1042,6 +1041,7 @@ int scan_cfg_build(struct scan_cfg *c, struct scan_priv *p, uint64_t key,
 	c->state = -ENOENT;
 	c->ninsns = c->nblocks = c->nsuccs = c->nloops = 0;
 	c->xe = p->xedges;
+	c->p = p;
 	c->nxe = p->nxedges;
 	c->relocatable = p->relocatable;
 	c->no_values = p->relocatable && !p->relas_all;
@@ -1226,50 +1226,75 @@ static bool runs_after(struct scan_cfg *c, uint32_t a, uint32_t b)
 	return ba == bb ? a <= b : fwd_reach(c, ba, ++c->stamp, bb);
 }
 
+/* GCC's inline-entry row of an instance: a statement at the callee's
+ * declaration (file, line and column). */
+struct entry_key {
+	const char *file;
+	int line, col;
+};
+
+static bool entry_key_of(Dwarf_Die *inst, struct entry_key *k)
+{
+	return !dwarf_decl_line(inst, &k->line) && !dwarf_decl_column(inst, &k->col) &&
+	       (k->file = dwarf_decl_file(inst)) != NULL;
+}
+
+static bool entry_row(Dwarf_Line *l, const struct entry_key *k)
+{
+	const char *f;
+	int ln, col;
+	bool stmt;
+
+	return !dwarf_lineno(l, &ln) && ln == k->line && !dwarf_linecol(l, &col) && col == k->col &&
+	       !dwarf_linebeginstatement(l, &stmt) && stmt &&
+	       (f = dwarf_linesrc(l, NULL, NULL)) && !strcmp(f, k->file);
+}
+
+/* The first of lines[0..n) at addr or above (libdw's rows are sorted by
+ * address). */
+static size_t first_row(Dwarf_Lines *lines, size_t n, uint64_t addr)
+{
+	size_t lo = 0, hi = n;
+	Dwarf_Addr a;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (dwarf_lineaddr(dwarf_onesrcline(lines, mid), &a) || a < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 uint32_t scan_cfg_entry_rows(struct scan_cfg *c, Dwarf_Die *cu, Dwarf_Die *inst,
 			     const struct scan_range *r, uint32_t nr, const uint64_t *probes,
 			     uint32_t np, bool *each)
 {
 	uint32_t row[16], n = 0, keep = 0;
+	struct entry_key ek;
 	Dwarf_Lines *lines;
-	const char *df, *f;
-	int dl, dc, ln, col;
 	size_t nl;
-	bool stmt;
 
 	*each = false;
-	if (c->state <= 0 || !cu || dwarf_decl_line(inst, &dl) || dwarf_decl_column(inst, &dc) ||
-	    !(df = dwarf_decl_file(inst)) || dwarf_getsrclines(cu, &lines, &nl))
+	if (c->state <= 0 || !cu || !entry_key_of(inst, &ek) || dwarf_getsrclines(cu, &lines, &nl))
 		return 0;
-	for (uint32_t k = 0; k < nr; k++) {
-		size_t lo = 0, hi = nl;
-		Dwarf_Addr a;
-
-		while (lo < hi) {	/* libdw's rows are sorted by address */
-			size_t mid = lo + (hi - lo) / 2;
-
-			if (dwarf_lineaddr(dwarf_onesrcline(lines, mid), &a) || a < r[k].lo)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		for (; lo < nl && n < 16; lo++) {
+	for (uint32_t k = 0; k < nr; k++)
+		for (size_t lo = first_row(lines, nl, r[k].lo); lo < nl && n < 16; lo++) {
 			Dwarf_Line *l = dwarf_onesrcline(lines, lo);
+			Dwarf_Addr a;
 			uint32_t i, j;
 
 			if (!l || dwarf_lineaddr(l, &a) || a >= r[k].hi)
 				break;
-			if (dwarf_lineno(l, &ln) || ln != dl || dwarf_linecol(l, &col) || col != dc ||
-			    dwarf_linebeginstatement(l, &stmt) || !stmt ||
-			    !(f = dwarf_linesrc(l, NULL, NULL)) || strcmp(f, df) ||
-			    (i = find_insn(c, a)) == NONE)
+			if (!entry_row(l, &ek) || (i = find_insn(c, a)) == NONE)
 				continue;
 			for (j = 0; j < n && row[j] != i; j++)
 				;
 			if (j == n)
 				row[n++] = i;
 		}
-	}
 	/* the first row on each path: GCC's copies of the entry */
 	for (uint32_t x = 0; x < n; x++) {
 		uint32_t y;
@@ -2001,12 +2026,13 @@ static bool own_decision(struct scan_cfg *c, uint32_t e, uint32_t stamp)
  * work of a body copied there: the kernel's rcu_read_unlock in
  * percpu_ref_tryget_many, copied onto cgroup_sk_alloc's retry way inside
  * its loop (`call __rcu_read_unlock; pause`) and onto the two ways out. */
-static bool loop_call(const struct scan_cfg *c, uint32_t i)
+static bool loop_call(struct scan_cfg *c, uint32_t i)
 {
 	uint32_t l = c->blocks[c->insns[i].blk].loop;
 
-	return c->insns[i].flow == BTFI_FLOW_CALL && !c->insns[i].nr_code && l != NONE &&
-	       i + 1 < c->ninsns && !c->insns[i + 1].nop && c->blocks[c->insns[i + 1].blk].loop == l;
+	return c->insns[i].flow == BTFI_FLOW_CALL && l != NONE && i + 1 < c->ninsns &&
+	       !c->insns[i + 1].nop && c->blocks[c->insns[i + 1].blk].loop == l &&
+	       !(c->insns[i].target && noreturn_at(c, c->p, c->insns[i].target, 0));
 }
 
 /* Is instruction i a jump out of the function: a call as a tail jump? */
@@ -2302,11 +2328,6 @@ static uint32_t setup_edge(struct scan_cfg *c, uint32_t x, uint32_t stamp, uint8
 	return last;
 }
 
-/* Is the instance's code at e one unconditional jump out of it, alone (a
- * range of its own)? The compiler gives the call that jump: its body on
- * that path folded to nothing but going on (gcc's sqlite3ValueFree(0)
- * with db->pErr NULL in sqlite3LeaveMutexAndCloseZombie, [0x7b6cb,
- * 0x7b6cd) `jmp 0x7b66e`). */
 /* Is way in x a copy of the marker m the compiler duplicated with the
  * path before it: the same bytes, each after the same conditional jump
  * (condition and target)? A one-instruction body on registers alone
@@ -2325,6 +2346,11 @@ static bool dup_of(const struct scan_cfg *c, uint32_t x, uint32_t m)
 	       a[-1].addr + a[-1].len == a->addr && b[-1].addr + b[-1].len == b->addr;
 }
 
+/* Is the instance's code at e one unconditional jump out of it, alone (a
+ * range of its own)? The compiler gives the call that jump: its body on
+ * that path folded to nothing but going on (gcc's sqlite3ValueFree(0)
+ * with db->pErr NULL in sqlite3LeaveMutexAndCloseZombie, [0x7b6cb,
+ * 0x7b6cd) `jmp 0x7b66e`). */
 static bool lone_jump(struct scan_cfg *c, uint32_t e, uint32_t stamp)
 {
 	const struct cfg_insn *in = &c->insns[e];
@@ -3730,36 +3756,23 @@ static uint32_t view_ways(struct scan_cfg *c, const uint64_t *vp, uint32_t nvp, 
 }
 
 /* Is one of the line rows at addr GCC's inline-entry row of the instance
- * asked about: a statement at the callee's declaration (file, line and
- * column)? Where a call of it begins. Needs the unit's line table. */
+ * asked about (entry_row())? Where a call of it begins. Needs the unit's
+ * line table. */
 static bool entry_row_at(struct scan_cfg *c, uint64_t addr)
 {
+	struct entry_key k;
 	Dwarf_Lines *lines;
-	size_t n, lo = 0, hi;
-	const char *df, *f;
-	int dl, dc, ln, col;
+	size_t n, lo;
 	Dwarf_Addr a;
-	bool stmt;
 
-	if (!c->cu || !c->inst || dwarf_decl_line(c->inst, &dl) || dwarf_decl_column(c->inst, &dc) ||
-	    !(df = dwarf_decl_file(c->inst)) || dwarf_getsrclines(c->cu, &lines, &n))
+	if (!c->cu || !c->inst || !entry_key_of(c->inst, &k) || dwarf_getsrclines(c->cu, &lines, &n))
 		return false;
-	for (hi = n; lo < hi;) {	/* libdw's rows are sorted by address */
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (dwarf_lineaddr(dwarf_onesrcline(lines, mid), &a) || a < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (; lo < n; lo++) {
+	for (lo = first_row(lines, n, addr); lo < n; lo++) {
 		Dwarf_Line *l = dwarf_onesrcline(lines, lo);
 
 		if (!l || dwarf_lineaddr(l, &a) || a != addr)
 			return false;
-		if (!dwarf_lineno(l, &ln) && ln == dl && !dwarf_linecol(l, &col) && col == dc &&
-		    !dwarf_linebeginstatement(l, &stmt) && stmt &&
-		    (f = dwarf_linesrc(l, NULL, NULL)) && !strcmp(f, df))
+		if (entry_row(l, &k))
 			return true;
 	}
 	return false;
