@@ -47,6 +47,7 @@ struct dump {
 	 * blob keeps section names only). */
 	struct btfi_elf_info layout;
 	bool has_layout;
+	bool raw;			/* the file is a raw blob, no ELF (asked once) */
 	/* [0] the default probe policy's scan, [1] entry-pc's (a blob encoded
 	 * with --probe=entry-pc has other addresses), loaded when asked */
 	struct why_scan {
@@ -270,11 +271,10 @@ static void symtab_open_any(struct dump *d)
 	BTFI_OPTS(btfi_debuginfo_opts, o, .log = { quiet, NULL }, .debug_file = d->dbg.file,
 		  .debug_dirs = d->dbg.dirs);
 	char *dp = NULL;
-	bool raw = btfi_file_kind(d->path) != BTFI_FILE_ELF;
 
 	/* a raw blob: the symbols of the ELF whose layout it takes */
-	btfi_symtab_open(&d->st, raw && d->dbg.file ? d->dbg.file : d->path);
-	if (d->st.fd >= 0 || raw ||
+	btfi_symtab_open(&d->st, d->raw && d->dbg.file ? d->dbg.file : d->path);
+	if (d->st.fd >= 0 || d->raw ||
 	    btfi_debuginfo_find(d->path, &o, &dp) || !dp)
 		return;
 	btfi_symtab_open(&d->st, dp);
@@ -760,8 +760,10 @@ static int cmd_dump(int argc, char **argv)
 		return cli_usage(&cli_dump, "--format=%s needs FUNC names", d.fmt == F_PERF ? "perf" : "bpftrace");
 	jw_init(&d.jw, stdout, pretty ? JSON_PRETTY : JSON_COMPACT);
 	/* Callers are named only for printed sites; the summary needs none. */
-	if (optind < argc || naddrs)
+	if (optind < argc || naddrs) {
+		d.raw = btfi_file_kind(d.path) != BTFI_FILE_ELF;
 		symtab_open_any(&d);
+	}
 	err = btfi_source_open(BTFI_TARGET_USER, d.path, &so, &d.bi, NULL);
 	if (err) {
 		btfi_symtab_close(&d.st);
@@ -783,7 +785,7 @@ static int cmd_dump(int argc, char **argv)
 	if (d.fmt == F_JSON)
 		jw_start_array(&d.jw);
 	/* a raw blob: the sections of the ELF it was encoded from */
-	if (d.dbg.file && btfi_file_kind(d.path) != BTFI_FILE_ELF) {
+	if (d.dbg.file && d.raw) {
 		if (btfi_elf_info_load(d.dbg.file, &d.layout, NULL)) {
 			rc = 1;		/* logged: "FILE: problem" */
 			goto out;
