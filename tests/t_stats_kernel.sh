@@ -58,7 +58,8 @@ r=$?
 # 554 blocks reached): list_add at ksm.c:1759 had one probe, the marker
 # 0xffffffff81311a99, for its copies; objdump shows the other way's copy
 # at 0xffffffff81311dbe (`mov migrate_nodes,%r14`, list_add's head->next).
-sites=$("$BTFINLINE" stats "$V" --sites | grep -E '^site list_add 0x[0-9a-f]+ in ksm_scan_thread\+0x[0-9a-f]+ at ksm.c:1759 ')
+all=$("$BTFINLINE" stats "$V" --sites)
+sites=$(printf '%s\n' "$all" | grep -E '^site list_add 0x[0-9a-f]+ in ksm_scan_thread\+0x[0-9a-f]+ at ksm.c:1759 ')
 n=$(printf '%s\n' "$sites" | grep -c .)
 if printf '%s\n' "$sites" | grep -q ' 0xffffffff81311a99 ' && printf '%s\n' "$sites" | grep -q ' 0xffffffff81311dbe '; then
 	echo "ok   list_add in ksm_scan_thread: $n probes, the marker's and the for_each_vma way's copy"
@@ -70,10 +71,30 @@ fi
 # it (objdump: 0xffffffff81173823 `call __rcu_read_unlock; pause`, after
 # the failed atomic_long_add_unless): a call that returns into its loop
 # sets the call's depth (scan_cfg.c loop_call()), every copy is probed.
-got=$("$BTFINLINE" stats "$V" --sites | awk '$1 == "site" && $2 == "rcu_read_unlock" && $5 ~ /^cgroup_sk_alloc\+/ && $7 == "percpu-refcount.h:250" {print $3}' | sort | tr '\n' ' ')
+got=$(printf '%s\n' "$all" | awk '$1 == "site" && $2 == "rcu_read_unlock" && $5 ~ /^cgroup_sk_alloc\+/ && $7 == "percpu-refcount.h:250" {print $3}' | sort | tr '\n' ' ')
 if [ "$got" = "0xffffffff811737d1 0xffffffff81173811 0xffffffff81173823 " ]; then
 	echo "ok   rcu_read_unlock in cgroup_sk_alloc: its three copies probed ($got)"
 else
 	echo "FAIL rcu_read_unlock in cgroup_sk_alloc: probes $got, expected the three copies"; r=1
+fi
+# folio_pgoff(folio) in rmap_walk_anon runs once, before the interval tree
+# loop (objdump: rmap_walk_anon+0x3b `mov %rbx,%rdi; call PageHeadHuge`,
+# the marker, folio in %rbx). GCC gives the instance two reloads of
+# folio->index inside the loop too, where folio has no location: code
+# outside the call's binds does not make the call a loop's (scan_cfg.c
+# bound_ranges()); they were its probes, one event per vma. The same rule
+# keeps handle_softirqs' ffs in the loop: its second copy's `mov $-1,%ebx`
+# has no location, but the `bsf` in its block has.
+got=$(printf '%s\n' "$all" | awk '$1 == "site" && $2 == "folio_pgoff" && $5 ~ /^rmap_walk_anon\+/ {print $3, $12}' | tr '\n' ' ')
+if [ "$got" = "0xffffffff812d64bb folio=%rbx " ]; then
+	echo "ok   folio_pgoff in rmap_walk_anon: one probe, at the marker before the loop ($got)"
+else
+	echo "FAIL folio_pgoff in rmap_walk_anon: probes $got, expected the marker 0xffffffff812d64bb"; r=1
+fi
+got=$(printf '%s\n' "$all" | awk '$1 == "site" && $2 == "variable_ffs" && $5 ~ /^handle_softirqs\+/ {print $3}' | sort | tr '\n' ' ')
+if [ "$got" = "0xffffffff8109c53d 0xffffffff8109c5ba " ]; then
+	echo "ok   variable_ffs in handle_softirqs: before the loop and in it ($got)"
+else
+	echo "FAIL variable_ffs in handle_softirqs: probes $got, expected 0xffffffff8109c53d 0xffffffff8109c5ba"; r=1
 fi
 exit $r

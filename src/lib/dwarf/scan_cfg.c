@@ -104,6 +104,7 @@ struct scan_cfg {
 	 * per instruction, not per question */
 	Dwarf_Off *inner;		uint32_t inner_cap;
 	struct scan_range *fr;		uint32_t fr_cap;
+	struct scan_range *bd;		uint32_t bd_cap;	/* bound_ranges() */
 	uint32_t stamp;
 	const struct scan_xedge *xe;	uint32_t nxe;	/* the scan's, sorted */
 	struct scan_priv *p;		/* the scan's: symbols and code (noreturn_at()) */
@@ -136,6 +137,7 @@ void scan_cfg_free(struct scan_cfg *c)
 	free(c->imark);
 	free(c->inner);
 	free(c->fr);
+	free(c->bd);
 	free(c);
 }
 
@@ -3833,6 +3835,59 @@ static uint32_t view_starts(struct scan_cfg *c, const uint64_t *vp, uint32_t nvp
  * that loop). A body that is loads (list_empty, skb_peek) has no call: its
  * load in the loop is the call.
  */
+/*
+ * Where the instance's parameters have a location: their location lists'
+ * ranges into c->bd (a view-only [X, X) entry holds at X). NONE: somewhere
+ * unknown or everywhere (no instance DIE, a parameter with one
+ * expression or a constant value); 0: nowhere.
+ */
+static uint32_t bound_ranges(struct scan_cfg *c)
+{
+	Dwarf_Addr base, lo, hi;
+	Dwarf_Attribute a;
+	Dwarf_Op *ops;
+	size_t nops;
+	Dwarf_Die k;
+	uint32_t n = 0;
+
+	if (!c->inst || dwarf_child(c->inst, &k))
+		return NONE;
+	do {
+		ptrdiff_t off = 0;
+
+		if (dwarf_tag(&k) != DW_TAG_formal_parameter)
+			continue;
+		if (dwarf_hasattr(&k, DW_AT_const_value))
+			return NONE;
+		if (!dwarf_attr(&k, DW_AT_location, &a))
+			continue;
+		if (dwarf_whatform(&a) == DW_FORM_exprloc)
+			return NONE;
+		while ((off = dwarf_getlocations(&a, off, &base, &lo, &hi, &ops, &nops)) > 0) {
+			if (!nops)
+				continue;
+			if (GROW(c->bd, c->bd_cap, n + 1))
+				return NONE;
+			c->bd[n].lo = lo;
+			c->bd[n++].hi = hi > lo ? hi : lo + 1;
+		}
+	} while (dwarf_siblingof(&k, &k) == 0);
+	return n;
+}
+
+/* Does a parameter have a location in block b (bound_ranges()' nbd)?
+ * A view-only piece counts: __skb_datagram_iter's skb_shinfo in the
+ * loop's test, `lea` then skb bound at the `movzbl`'s view. */
+static bool bound_block(const struct scan_cfg *c, uint32_t b, uint32_t nbd)
+{
+	const struct cfg_block *bl = &c->blocks[b];
+
+	for (uint32_t i = bl->first; i < bl->first + bl->n; i++)
+		if (scan_ranges_hold(c->bd, nbd, c->insns[i].addr))
+			return true;
+	return false;
+}
+
 static uint16_t call_depth(struct scan_cfg *c, const struct scan_range *r, uint32_t nr,
 			   uint16_t D, uint32_t stamp)
 {
@@ -4129,8 +4184,26 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 	 * (loop_call()).
 	 */
 	{
-		uint16_t top = 0, d;
-		uint32_t n = 0;			/* work at depth d */
+		uint16_t top = 0, d, md = 0;
+		uint32_t n = 0, nbd = 0;	/* work at depth d */
+
+		/* GCC binds the arguments where the body begins (its marker):
+		 * a deeper block of the instance where none of them has a
+		 * location, while they have one at the marker, runs outside
+		 * the call's binds, the caller's or another call's, and counts
+		 * for nothing here (a block with one: handle_softirqs' ffs,
+		 * `mov $-1,%ebx` hoisted above the loop's `shr` and the bound
+		 * `bsf`, is the call):
+		 * sqlite3_str_vappendf's loads of p->nChar that GCC shares
+		 * between the format loop's paths and gives to the ranges of
+		 * the `%` at the end's sqlite3_str_append, whose own code is
+		 * after the loop (93 events for 0 calls, all before). */
+		if (has_marker && (i = find_insn(c, marker)) != NONE) {
+			md = ext_depth(c, c->insns[i].blk, stamp);
+			nbd = bound_ranges(c);
+			if (nbd == NONE || !scan_ranges_hold(c->bd, nbd, marker))
+				nbd = 0;
+		}
 
 		for (k = 0; k < nr; k++)
 			for (i = lower_insn(c, r[k].lo); i < c->ninsns && c->insns[i].addr < r[k].hi; i++) {
@@ -4144,6 +4217,7 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 				for (i = lower_insn(c, r[k].lo);
 				     i < c->ninsns && c->insns[i].addr < r[k].hi; i++)
 					n += ext_depth(c, c->insns[i].blk, stamp) != d ? 0 :
+					     nbd && d > md && !bound_block(c, c->insns[i].blk, nbd) ? 0 :
 					     loop_call(c, i) ? 2 :
 					     work_insn(&c->insns[i]) ||
 					     c->insns[i].flow == BTFI_FLOW_CJUMP;
