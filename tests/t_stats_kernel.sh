@@ -8,7 +8,7 @@ command -v llvm-dwarfdump >/dev/null || { echo "skip: no llvm-dwarfdump"; exit 7
 CACHE=$("$TOP/tests/data/fetch-kernel.sh") || { echo "skip: cannot fetch the kernel"; exit 77; }
 V=$CACHE/vmlinux
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-"$BTFINLINE" stats "$V" --json --ceiling >"$tmp/ours.json" || { echo "FAIL: stats exit $?"; exit 1; }
+"$BTFINLINE" stats "$V" --json --ceiling --entry-rows >"$tmp/ours.json" || { echo "FAIL: stats exit $?"; exit 1; }
 llvm-dwarfdump --statistics "$V" >"$tmp/llvm.json" || { echo "FAIL: llvm-dwarfdump"; exit 1; }
 python3 - "$tmp/ours.json" "$tmp/llvm.json" <<'PY'
 import json, sys
@@ -58,7 +58,7 @@ r=$?
 # 554 blocks reached): list_add at ksm.c:1759 had one probe, the marker
 # 0xffffffff81311a99, for its copies; objdump shows the other way's copy
 # at 0xffffffff81311dbe (`mov migrate_nodes,%r14`, list_add's head->next).
-all=$("$BTFINLINE" stats "$V" --sites)
+all=$("$BTFINLINE" stats "$V" --sites --entry-rows)
 sites=$(printf '%s\n' "$all" | grep -E '^site list_add 0x[0-9a-f]+ in ksm_scan_thread\+0x[0-9a-f]+ at ksm.c:1759 ')
 n=$(printf '%s\n' "$sites" | grep -c .)
 if printf '%s\n' "$sites" | grep -q ' 0xffffffff81311a99 ' && printf '%s\n' "$sites" | grep -q ' 0xffffffff81311dbe '; then
@@ -96,5 +96,23 @@ if [ "$got" = "0xffffffff8109c53d 0xffffffff8109c5ba " ]; then
 	echo "ok   variable_ffs in handle_softirqs: before the loop and in it ($got)"
 else
 	echo "FAIL variable_ffs in handle_softirqs: probes $got, expected 0xffffffff8109c53d 0xffffffff8109c5ba"; r=1
+fi
+# A one-call body GCC copied onto both ways of `if (!elem)
+# sock_hash_seq_show(seq, NULL)`: `jmp __rcu_read_unlock` twice, a call as
+# a tail jump on each way (scan_cfg.c lone_copy()); one probe before.
+got=$(printf '%s\n' "$all" | awk '$1 == "site" && $2 == "rcu_read_unlock" && $5 ~ /^sock_hash_seq_stop\+/ {print $3}' | sort | tr '\n' ' ')
+if [ "$got" = "0xffffffff8180173a 0xffffffff81801744 " ]; then
+	echo "ok   rcu_read_unlock in sock_hash_seq_stop: both tail-jump copies ($got)"
+else
+	echo "FAIL rcu_read_unlock in sock_hash_seq_stop: probes $got, expected 0xffffffff8180173a 0xffffffff81801744"; r=1
+fi
+# --entry-rows: the instances whose copies lack a probe are the --sites
+# lines that name one (`unprobed-copy ADDR`), as many as the JSON says.
+n=$(printf '%s\n' "$all" | grep -c ' unprobed-copy 0x')
+want=$(python3 -c 'import json,sys; e=json.load(open(sys.argv[1]))["entry_rows"]; print(e["instances"] - e["probe_on_each"])' "$tmp/ours.json")
+if [ "$n" = "$want" ] && [ "$n" -gt 0 ]; then
+	echo "ok   --entry-rows: $n instances name a copy of their entry row without a probe (JSON: $want)"
+else
+	echo "FAIL --entry-rows: $n unprobed-copy lines, JSON instances - probe_on_each = $want"; r=1
 fi
 exit $r

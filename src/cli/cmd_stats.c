@@ -44,6 +44,8 @@ static const char *const hows[BTFI_PROBE_HOW__MAX] = {
  * locations in dump's syntax, `?` with the reason DWARF gives. */
 static void print_sites(const struct btfi_scan *s)
 {
+	uint32_t u = 0;		/* s->entry_rows.unprobed, by site */
+
 	for (uint32_t i = 0; i < s->nsites; i++) {
 		const struct btfi_site *site = &s->sites[i];
 		const struct btfi_func *f = &s->funcs[site->func];
@@ -73,6 +75,12 @@ static void print_sites(const struct btfi_scan *s)
 			if (l->kind == BTFI_LOC_NONE)
 				printf("(%s)", btfi_reason_str(l->reason));
 		}
+		/* --entry-rows: a copy of GCC's entry row no probe shares a
+		 * path with */
+		while (u < s->entry_rows.nunprobed && s->entry_rows.unprobed[u].site < i)
+			u++;
+		if (u < s->entry_rows.nunprobed && s->entry_rows.unprobed[u].site == i)
+			printf(" unprobed-copy 0x%llx", (unsigned long long)s->entry_rows.unprobed[u].addr);
 		printf("\n");
 	}
 	for (uint32_t i = 0; i < s->nfuncs; i++) {
@@ -410,7 +418,9 @@ const struct cli_cmd cli_stats = {
 "                  the reason for `?` (a line per address for an instance entered\n"
 "                  by several paths; `split` for GCC's split parts, which are\n"
 "                  the enclosing call; `shared` for code only another call of\n"
-"                  the function enters, its events); then one line per function\n"
+"                  the function enters, its events); with --entry-rows, an\n"
+"                  instance with a copy of its entry row that no probe shares a\n"
+"                  path with ends in `unprobed-copy ADDR`; then one line per function\n"
 "  --probe=POLICY  probe address of an instance: default (= per-call), per-call,\n"
 "                  entry-pc, lowest, entry-in-range, first-range (docs/DESIGN.md)\n"
 "  --max-instances N  leave out functions inlined more than N times (the\n"

@@ -1035,10 +1035,12 @@ static int entry_site(struct btfi_scan *s, struct scan_priv *p, const struct wal
 static void drop_others_ways(struct btfi_scan *s, struct scan_priv *p, const struct walk_ctx *ctx,
 			     uint32_t first, uint32_t nspans)
 {
-	uint32_t i, k, inst = NO_IDX, keep = first;
+	uint32_t i, k, inst = NO_IDX, keep = first, u = s->entry_rows.nunprobed;
 
 	if (p->policy != BTFI_PROBE_PER_CALL || p->nspans == nspans)
 		return;
+	while (u > 0 && s->entry_rows.unprobed[u - 1].site >= first)	/* by site, renumbered */
+		u--;
 	for (i = first; i < s->nsites; i++) {
 		struct btfi_site *x = &s->sites[i];
 		bool drop = false;
@@ -1058,6 +1060,8 @@ static void drop_others_ways(struct btfi_scan *s, struct scan_priv *p, const str
 		}
 		/* (the spans and the taken map still name sites by their old
 		 * index: neither is asked again for this function) */
+		if (u < s->entry_rows.nunprobed && s->entry_rows.unprobed[u].site == i)
+			s->entry_rows.unprobed[u++].site = keep;
 		s->sites[keep++] = *x;
 	}
 	s->nsites = keep;
@@ -1934,10 +1938,10 @@ static int new_site(struct btfi_scan *s, struct scan_priv *p, const struct btfi_
 
 /* opts.entry_rows: does the instance (site si, probed at ch) have GCC's
  * inline-entry row on alternative paths, and a probe on each one's path? */
-static void count_entry_rows(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die, uint32_t si,
-			     const struct scan_cfg_choice *ch)
+static int count_entry_rows(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die, uint32_t si,
+			    const struct scan_cfg_choice *ch)
 {
-	uint64_t probes[SCAN_CFG_MAX_ENTRIES];
+	uint64_t probes[SCAN_CFG_MAX_ENTRIES], unprobed;
 	uint32_t np = 0, rows;
 	bool each;
 
@@ -1945,15 +1949,24 @@ static void count_entry_rows(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die
 		probes[np++] = ch->cond[i] ? ch->at[i] : ch->addr[i];
 	if (!np && s->sites[si].addr)
 		probes[np++] = s->sites[si].addr;
-	rows = scan_cfg_entry_rows(p->cfg, &p->cudie, die, p->ranges, p->nranges, probes, np, &each);
+	rows = scan_cfg_entry_rows(p->cfg, &p->cudie, die, p->ranges, p->nranges, probes, np,
+				   &unprobed);
 	if (rows < 2)
-		return;
+		return 0;
+	each = !unprobed;
+	if (unprobed) {
+		if (GROW(s->entry_rows.unprobed, s->entry_rows.unprobed_cap, s->entry_rows.nunprobed + 1))
+			return -ENOMEM;
+		s->entry_rows.unprobed[s->entry_rows.nunprobed].site = si;
+		s->entry_rows.unprobed[s->entry_rows.nunprobed++].addr = unprobed;
+	}
 	s->entry_rows.instances++;
 	s->entry_rows.each += each;
 	if (np < rows) {
 		s->entry_rows.fewer++;
 		s->entry_rows.fewer_each += each;
 	}
+	return 0;
 }
 
 static int do_inline(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
@@ -2099,8 +2112,8 @@ static int do_inline(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
 
 		if (r < 0)
 			return r;
-		if (r)
-			count_entry_rows(s, p, die, si, &ch);
+		if (r && (err = count_entry_rows(s, p, die, si, &ch)))
+			return err;
 	}
 	if (p->policy == BTFI_PROBE_PER_CALL && s->sites[si].addr) {
 		for (i = 0; i < ch.n || i == 0; i++) {
@@ -2426,6 +2439,7 @@ void btfi_scan_free(struct btfi_scan *s)
 	if (!s)
 		return;
 	free(s->shapes);
+	free(s->entry_rows.unprobed);
 	p = s->priv;
 	if (p) {
 		if (p->cfi_eh)

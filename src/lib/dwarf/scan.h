@@ -221,10 +221,16 @@ struct btfi_scan {
 	/* opts.entry_rows (per-call policy): instances whose inline-entry row
 	 * GCC copied onto alternative paths (tail duplication), and of them
 	 * those with a probe on each copy's path; the same for the instances
-	 * with fewer probe addresses than copies */
+	 * with fewer probe addresses than copies; the others, by site, with
+	 * the first copy no probe shares a path with (in site order) */
 	struct {
 		uint32_t instances, each, fewer, fewer_each;
 		bool on;	/* counted (opts.entry_rows) */
+		struct btfi_unprobed {
+			uint32_t site;
+			uint64_t addr;
+		} *unprobed;
+		uint32_t nunprobed, unprobed_cap;
 	} entry_rows;
 	/* Shapes of the expressions the format cannot carry (reason
 	 * unsupported_expr), with counts, most frequent first after the scan. */

@@ -1272,14 +1272,14 @@ static size_t first_row(Dwarf_Lines *lines, size_t n, uint64_t addr)
 
 uint32_t scan_cfg_entry_rows(struct scan_cfg *c, Dwarf_Die *cu, Dwarf_Die *inst,
 			     const struct scan_range *r, uint32_t nr, const uint64_t *probes,
-			     uint32_t np, bool *each)
+			     uint32_t np, uint64_t *unprobed)
 {
 	uint32_t row[16], n = 0, keep = 0;
 	struct entry_key ek;
 	Dwarf_Lines *lines;
 	size_t nl;
 
-	*each = false;
+	*unprobed = 0;
 	if (c->state <= 0 || !cu || !entry_key_of(inst, &ek) || dwarf_getsrclines(cu, &lines, &nl))
 		return 0;
 	for (uint32_t k = 0; k < nr; k++)
@@ -1308,15 +1308,15 @@ uint32_t scan_cfg_entry_rows(struct scan_cfg *c, Dwarf_Die *cu, Dwarf_Die *inst,
 	}
 	if (keep < 2)
 		return keep;
-	*each = true;
-	for (uint32_t x = 0; x < keep && *each; x++) {
+	for (uint32_t x = 0; x < keep && !*unprobed; x++) {
 		uint32_t j, q;
 
 		for (j = 0; j < np; j++)
 			if ((q = find_insn(c, probes[j])) != NONE &&
 			    (runs_after(c, q, row[x]) || runs_after(c, row[x], q)))
 				break;
-		*each = j < np;
+		if (j == np)
+			*unprobed = c->insns[row[x]].addr;
 	}
 	return keep;
 }
@@ -1930,14 +1930,16 @@ static uint32_t range_of(const struct scan_cfg *c, uint64_t addr, bool starts)
 	return NONE;
 }
 
-/* The one instruction of work in the instance's range k, NONE if it
- * holds none or several. */
+static bool tail_call(const struct scan_cfg *c, uint32_t i);
+
+/* The one instruction of work (a tail call counts) in the instance's
+ * range k, NONE if it holds none or several. */
 static uint32_t range_one(struct scan_cfg *c, uint32_t k)
 {
 	uint32_t j, one = NONE;
 
 	for (j = lower_insn(c, c->r[k].lo); j < c->ninsns && c->insns[j].addr < c->r[k].hi; j++)
-		if (work_insn(&c->insns[j])) {
+		if (work_insn(&c->insns[j]) || tail_call(c, j)) {
 			if (one != NONE)
 				return NONE;
 			one = j;
@@ -1954,20 +1956,28 @@ static uint32_t range_one(struct scan_cfg *c, uint32_t k)
  * often one GCC cross-jumped between two calls (cgroup_get_e_css's
  * `incq %gs:(%rax)`, both css_get()s' percpu add); inside a longer range
  * it is part of a body that has its own way in (__rb_insert_augmented's
- * `mov %rdi,(%r13)` in __rb_change_child). */
+ * `mov %rdi,(%r13)` in __rb_change_child). A call as a tail jump is a
+ * copy of a call or tail jump to the same function (sock_hash_seq_stop's
+ * rcu_read_unlock: `jmp __rcu_read_unlock` on both ways of `if (!elem)
+ * sock_hash_seq_show(seq, NULL)`). */
 static bool lone_copy(struct scan_cfg *c, uint32_t i)
 {
+	bool tc = tail_call(c, i);
 	uint32_t k, j, mine;
 
-	if (!decode_at(c, c->insns[i].addr) || !btfi_insn_mem(c->dec))
+	if (!tc && (!decode_at(c, c->insns[i].addr) || !btfi_insn_mem(c->dec)))
 		return false;
 	mine = range_of(c, c->insns[i].addr, false);
 	if (mine == NONE || range_one(c, mine) != i)
 		return false;
-	for (k = 0; k < c->nr; k++)
-		if (k != mine && (j = range_one(c, k)) != NONE && j != i &&
-		    shape_of(c, j) == shape_of(c, i))
+	for (k = 0; k < c->nr; k++) {
+		if (k == mine || (j = range_one(c, k)) == NONE || j == i)
+			continue;
+		if (tc ? c->insns[j].target == c->insns[i].target &&
+			 (tail_call(c, j) || c->insns[j].flow == BTFI_FLOW_CALL) :
+			 shape_of(c, j) == shape_of(c, i))
 			return true;
+	}
 	return false;
 }
 
