@@ -106,6 +106,27 @@ if [ "$got" = "0xffffffff8180173a 0xffffffff81801744 " ]; then
 else
 	echo "FAIL rcu_read_unlock in sock_hash_seq_stop: probes $got, expected 0xffffffff8180173a 0xffffffff81801744"; r=1
 fi
+# check_segment at acpi.c:422 and 412 (pci_acpi_root_init_info.cold)
+# share the _dev_err path (0xffffffff81a0337e): 412's `jne` goes there.
+# Splitting 422's marker into its two exits put a probe on it, an event
+# for 412's calls too; a way in from another call of the same function is
+# no reason to split (scan_cfg.c marker_exit(), sibling_call()).
+got=$(printf '%s\n' "$all" | awk '$1 == "site" && $2 == "check_segment" && $7 == "acpi.c:422" {print $3}' | tr '\n' ' ')
+if [ "$got" = "0xffffffff81a03371 " ]; then
+	echo "ok   check_segment at acpi.c:422: its marker only, not 412's shared path ($got)"
+else
+	echo "FAIL check_segment at acpi.c:422: probes $got, expected the marker 0xffffffff81a03371"; r=1
+fi
+# put_device(new_parent) at core.c:4707 in device_move: GCC copied the
+# error path's cleanup onto three ways; two reach the body through
+# 0xffffffff816fafeb, past the marker. Deciding against the marker first
+# keeps them (code ahead of the marker no longer beats them).
+got=$(printf '%s\n' "$all" | awk '$1 == "site" && $2 == "put_device" && $5 ~ /^device_move\+/ && $7 == "core.c:4707" {print $3}' | sort | tr '\n' ' ')
+if [ "$got" = "0xffffffff816fae22 0xffffffff816fafe8 0xffffffff816fb033 " ]; then
+	echo "ok   put_device at core.c:4707: the marker and both ways past it ($got)"
+else
+	echo "FAIL put_device at core.c:4707: probes $got"; r=1
+fi
 # --entry-rows: the instances whose copies lack a probe are the --sites
 # lines that name one (`unprobed-copy ADDR`), as many as the JSON says.
 n=$(printf '%s\n' "$all" | grep -c ' unprobed-copy 0x')

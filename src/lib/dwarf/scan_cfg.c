@@ -2842,6 +2842,7 @@ static uint32_t marker_exit(struct scan_cfg *c, uint32_t m, uint32_t e, uint32_t
 {
 	const struct cfg_block *mb = &c->blocks[c->insns[m].blk];
 	uint32_t last = mb->first + mb->n - 1, s1, s2, f;
+	Dwarf_Die sib;
 
 	if (c->insns[last].flow != BTFI_FLOW_CJUMP || c->imark[last] != stamp ||
 	    mb->nsucc != 2 || (c->succs[mb->succ] & BACK) || (c->succs[mb->succ + 1] & BACK))
@@ -2871,8 +2872,15 @@ static uint32_t marker_exit(struct scan_cfg *c, uint32_t m, uint32_t e, uint32_t
 		 * body's): not a way into the call */
 		if (dominates(c, q, c->insns[m].blk))
 			return NONE;
-		/* e a join that another entry's code also reaches */
+		/* e a join that another entry's code also reaches, or another
+		 * call of the function (cross-jumped: glibc's write_string, the
+		 * next character's putc `jb` into this one's store; a jump from
+		 * another function's inlined code is the caller's flow there,
+		 * __x64_sys_io_pgetevents' signal test into
+		 * restore_saved_sigmask_unless past its marker) */
 		lq = c->blocks[q].first + c->blocks[q].n - 1;
+		if (sibling_call(c, lq, &sib))
+			return NONE;
 		for (uint32_t j = 0; j < nent; j++)
 			if (ent[j] != m && ent[j] != e && reaches(c, ent[j], lq, stamp, D))
 				return NONE;
@@ -4331,15 +4339,21 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 	 * it is no way into the call (line0_only(), as for the ways kept
 	 * below): clang's sqlite3DbRealloc at 0x70d10 leads round the caller's
 	 * loop to the real entry 0x70cce; sqlite3PagerBegin's `xor; jmp`.
+	 * The pairs with the marker are decided first: code ahead of it (an
+	 * argument's setup) goes before it can beat a later way in that is
+	 * the call's own (device_move's put_device at 4707: the two ways
+	 * through 0xffffffff816fafeb into the body past the marker).
 	 */
 	do {
 		again = false;
+		for (uint32_t pass = 0; pass < 2 && !again; pass++)
 		for (k = 0; k < nent && !again; k++)
 			for (i = 0; i < nent && !again; i++) {
 				uint32_t drop = k, x;
 				bool some;	/* only some paths from ent[k] meet ent[i] */
 
-				if (i == k || (ent[i] != ent[k] && !reaches(c, ent[k], ent[i], stamp, D)))
+				if (i == k || (!pass && ent[k] != mi && ent[i] != mi) ||
+				    (ent[i] != ent[k] && !reaches(c, ent[k], ent[i], stamp, D)))
 					continue;
 				some = ent[i] != ent[k] && !must_reach(c, ent[k], ent[i], stamp, D);
 				/* a later one only some of the earlier's paths meet, also
