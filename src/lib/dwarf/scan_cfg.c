@@ -3464,7 +3464,9 @@ static uint32_t unreached(const struct scan_cfg *c, uint32_t *cand, uint32_t nc,
  * tail-duplicates the body onto a branch that then leaves the loop (an
  * error return after the call: spin_unlock_irq in __refrigerator's
  * `if (!freeze) break`, compat_ptr in compat_exit_robust_list when the
- * fetch of the next entry fails). Such a copy is one loop less deep than
+ * fetch of the next entry fails), or the call folded to going on there,
+ * a lone jump (lone_jump(): do_readlinkat's retry_estale(-EINVAL) on the
+ * not-a-symlink way, `jmp` to the return). Such a copy is one loop less deep than
  * the call, so the walks at depth D never meet it. It is the call's way
  * in when: it is the first code of the instance on a way out of loop L
  * (the one around the entries), no code of the instance in L and no
@@ -3514,7 +3516,8 @@ static uint32_t loop_exits(struct scan_cfg *c, uint32_t stamp, uint16_t D, uint3
 		}
 		/* in a loop that holds L, not one of its own or another */
 		if (bl->root || (bl->loop != NONE && !in_loop(c, c->loops[L].header, bl->loop)) ||
-		    ext_depth(c, b, stamp) >= D || !body_work(c, i, stamp, pre, n) || callers_copy(c, i, stamp))
+		    ext_depth(c, b, stamp) >= D ||
+		    !(body_work(c, i, stamp, pre, n) || lone_jump(c, i, stamp)) || callers_copy(c, i, stamp))
 			continue;
 		if (nc == SCAN_CFG_MAX_ENTRIES)
 			return n;
