@@ -66,17 +66,23 @@ if printf '%s\n' "$sites" | grep -q ' 0xffffffff81311a99 ' && printf '%s\n' "$si
 else
 	echo "FAIL list_add in ksm_scan_thread: probes $(printf '%s' "$sites" | awk '{print $3}' | tr '\n' ' ')"; r=1
 fi
+# probes FUNC CALLER [FILE:LINE]: the sorted probe addresses of FUNC's
+# instances in CALLER (at that call line); expect WHAT GOT WANT.
+probes() {
+	printf '%s\n' "$all" | awk -v f="$1" -v c="$2+" -v l="${3-}" \
+		'$1 == "site" && $2 == f && index($5, c) == 1 && (l == "" || $7 == l) {print $3}' | sort | tr '\n' ' '
+}
+expect() {
+	if [ "$2" = "$3" ]; then echo "ok   $1 ($2)"; else echo "FAIL $1: probes $2, expected $3"; r=1; fi
+}
 # percpu_ref_tryget_many's rcu_read_unlock in cgroup_sk_alloc: GCC copied
 # it onto the two ways out of the retry loop and onto the retry way inside
 # it (objdump: 0xffffffff81173823 `call __rcu_read_unlock; pause`, after
 # the failed atomic_long_add_unless): a call that returns into its loop
 # sets the call's depth (scan_cfg.c loop_call()), every copy is probed.
-got=$(printf '%s\n' "$all" | awk '$1 == "site" && $2 == "rcu_read_unlock" && $5 ~ /^cgroup_sk_alloc\+/ && $7 == "percpu-refcount.h:250" {print $3}' | sort | tr '\n' ' ')
-if [ "$got" = "0xffffffff811737d1 0xffffffff81173811 0xffffffff81173823 " ]; then
-	echo "ok   rcu_read_unlock in cgroup_sk_alloc: its three copies probed ($got)"
-else
-	echo "FAIL rcu_read_unlock in cgroup_sk_alloc: probes $got, expected the three copies"; r=1
-fi
+expect "rcu_read_unlock in cgroup_sk_alloc: its three copies" \
+	"$(probes rcu_read_unlock cgroup_sk_alloc percpu-refcount.h:250)" \
+	"0xffffffff811737d1 0xffffffff81173811 0xffffffff81173823 "
 # folio_pgoff(folio) in rmap_walk_anon runs once, before the interval tree
 # loop (objdump: rmap_walk_anon+0x3b `mov %rbx,%rdi; call PageHeadHuge`,
 # the marker, folio in %rbx). GCC gives the instance two reloads of
@@ -85,48 +91,36 @@ fi
 # bound_ranges()); they were its probes, one event per vma. The same rule
 # keeps handle_softirqs' ffs in the loop: its second copy's `mov $-1,%ebx`
 # has no location, but the `bsf` in its block has.
-got=$(printf '%s\n' "$all" | awk '$1 == "site" && $2 == "folio_pgoff" && $5 ~ /^rmap_walk_anon\+/ {print $3, $12}' | tr '\n' ' ')
-if [ "$got" = "0xffffffff812d64bb folio=%rbx " ]; then
-	echo "ok   folio_pgoff in rmap_walk_anon: one probe, at the marker before the loop ($got)"
-else
-	echo "FAIL folio_pgoff in rmap_walk_anon: probes $got, expected the marker 0xffffffff812d64bb"; r=1
-fi
-got=$(printf '%s\n' "$all" | awk '$1 == "site" && $2 == "variable_ffs" && $5 ~ /^handle_softirqs\+/ {print $3}' | sort | tr '\n' ' ')
-if [ "$got" = "0xffffffff8109c53d 0xffffffff8109c5ba " ]; then
-	echo "ok   variable_ffs in handle_softirqs: before the loop and in it ($got)"
-else
-	echo "FAIL variable_ffs in handle_softirqs: probes $got, expected 0xffffffff8109c53d 0xffffffff8109c5ba"; r=1
-fi
+expect "folio_pgoff in rmap_walk_anon: one probe, at the marker before the loop" \
+	"$(probes folio_pgoff rmap_walk_anon)" "0xffffffff812d64bb "
+printf '%s\n' "$all" | grep -q '^site folio_pgoff 0xffffffff812d64bb .*: folio=%rbx$' ||
+	{ echo "FAIL folio_pgoff in rmap_walk_anon: folio not in %rbx at the marker"; r=1; }
+expect "variable_ffs in handle_softirqs: before the loop and in it" \
+	"$(probes variable_ffs handle_softirqs)" "0xffffffff8109c53d 0xffffffff8109c5ba "
 # A one-call body GCC copied onto both ways of `if (!elem)
 # sock_hash_seq_show(seq, NULL)`: `jmp __rcu_read_unlock` twice, a call as
 # a tail jump on each way (scan_cfg.c lone_copy()); one probe before.
-got=$(printf '%s\n' "$all" | awk '$1 == "site" && $2 == "rcu_read_unlock" && $5 ~ /^sock_hash_seq_stop\+/ {print $3}' | sort | tr '\n' ' ')
-if [ "$got" = "0xffffffff8180173a 0xffffffff81801744 " ]; then
-	echo "ok   rcu_read_unlock in sock_hash_seq_stop: both tail-jump copies ($got)"
-else
-	echo "FAIL rcu_read_unlock in sock_hash_seq_stop: probes $got, expected 0xffffffff8180173a 0xffffffff81801744"; r=1
-fi
+expect "rcu_read_unlock in sock_hash_seq_stop: both tail-jump copies" \
+	"$(probes rcu_read_unlock sock_hash_seq_stop)" "0xffffffff8180173a 0xffffffff81801744 "
 # check_segment at acpi.c:422 and 412 (pci_acpi_root_init_info.cold)
 # share the _dev_err path (0xffffffff81a0337e): 412's `jne` goes there.
 # Splitting 422's marker into its two exits put a probe on it, an event
 # for 412's calls too; a way in from another call of the same function is
 # no reason to split (scan_cfg.c marker_exit(), sibling_call()).
-got=$(printf '%s\n' "$all" | awk '$1 == "site" && $2 == "check_segment" && $7 == "acpi.c:422" {print $3}' | tr '\n' ' ')
-if [ "$got" = "0xffffffff81a03371 " ]; then
-	echo "ok   check_segment at acpi.c:422: its marker only, not 412's shared path ($got)"
-else
-	echo "FAIL check_segment at acpi.c:422: probes $got, expected the marker 0xffffffff81a03371"; r=1
-fi
+expect "check_segment at acpi.c:422: its marker only, not 412's shared path" \
+	"$(probes check_segment pci_acpi_root_init_info acpi.c:422)" "0xffffffff81a03371 "
 # put_device(new_parent) at core.c:4707 in device_move: GCC copied the
 # error path's cleanup onto three ways; two reach the body through
 # 0xffffffff816fafeb, past the marker. Deciding against the marker first
 # keeps them (code ahead of the marker no longer beats them).
-got=$(printf '%s\n' "$all" | awk '$1 == "site" && $2 == "put_device" && $5 ~ /^device_move\+/ && $7 == "core.c:4707" {print $3}' | sort | tr '\n' ' ')
-if [ "$got" = "0xffffffff816fae22 0xffffffff816fafe8 0xffffffff816fb033 " ]; then
-	echo "ok   put_device at core.c:4707: the marker and both ways past it ($got)"
-else
-	echo "FAIL put_device at core.c:4707: probes $got"; r=1
-fi
+expect "put_device at core.c:4707: the marker and both ways past it" \
+	"$(probes put_device device_move core.c:4707)" "0xffffffff816fae22 0xffffffff816fafe8 0xffffffff816fb033 "
+# retry_estale(error, flags) at open.c:481 in do_faccessat's retry loop:
+# on the read-only-filesystem way out of the loop GCC knows error ==
+# -EROFS and the call folds to `jmp` to the return (0xffffffff81347c7c),
+# a lone jump: the call's copy on that exit (scan_cfg.c loop_exits()).
+expect "retry_estale in do_faccessat: in the loop and on its -EROFS exit" \
+	"$(probes retry_estale do_faccessat open.c:481)" "0xffffffff81347c7c 0xffffffff81347ccf "
 # --entry-rows: the instances whose copies lack a probe are the --sites
 # lines that name one (`unprobed-copy ADDR`), as many as the JSON says.
 n=$(printf '%s\n' "$all" | grep -c ' unprobed-copy 0x')
