@@ -1957,9 +1957,11 @@ static uint32_t range_one(struct scan_cfg *c, uint32_t k)
  * `incq %gs:(%rax)`, both css_get()s' percpu add); inside a longer range
  * it is part of a body that has its own way in (__rb_insert_augmented's
  * `mov %rdi,(%r13)` in __rb_change_child). A call as a tail jump is a
- * copy of a call or tail jump to the same function (sock_hash_seq_stop's
- * rcu_read_unlock: `jmp __rcu_read_unlock` on both ways of `if (!elem)
- * sock_hash_seq_show(seq, NULL)`). */
+ * copy of a call or tail jump to the same function, and a direct call
+ * of a tail jump (sock_hash_seq_stop's rcu_read_unlock: `jmp
+ * __rcu_read_unlock` on both ways of `if (!elem) sock_hash_seq_show(seq,
+ * NULL)`; send_sigio_to_task's, `call` on one way, the epilogue's `jmp`
+ * on the other). */
 static bool lone_copy(struct scan_cfg *c, uint32_t i)
 {
 	bool tc = tail_call(c, i);
@@ -1975,7 +1977,9 @@ static bool lone_copy(struct scan_cfg *c, uint32_t i)
 			continue;
 		if (tc ? c->insns[j].target == c->insns[i].target &&
 			 (tail_call(c, j) || c->insns[j].flow == BTFI_FLOW_CALL) :
-			 shape_of(c, j) == shape_of(c, i))
+			 shape_of(c, j) == shape_of(c, i) ||
+			 (c->insns[i].flow == BTFI_FLOW_CALL && tail_call(c, j) &&
+			  c->insns[j].target == c->insns[i].target))
 			return true;
 	}
 	return false;
