@@ -3469,9 +3469,9 @@ static uint32_t unreached(const struct scan_cfg *c, uint32_t *cand, uint32_t nc,
  * error return after the call: spin_unlock_irq in __refrigerator's
  * `if (!freeze) break`, compat_ptr in compat_exit_robust_list when the
  * fetch of the next entry fails), or the call folded to going on there,
- * a lone jump (lone_jump(): do_readlinkat's retry_estale(-EINVAL) on the
- * not-a-symlink way, `jmp` to the return). Such a copy is one loop less deep than
- * the call, so the walks at depth D never meet it. It is the call's way
+ * a lone jump (lone_jump(): do_faccessat's retry_estale(-EROFS, ..),
+ * `jmp` to the return). Such a copy is one loop less deep than the call,
+ * so the walks at depth D never meet it. It is the call's way
  * in when: it is the first code of the instance on a way out of loop L
  * (the one around the entries), no code of the instance in L and no
  * entry reaches it within one pass (else it is the rest of a call that
@@ -3852,15 +3852,6 @@ static uint32_t view_starts(struct scan_cfg *c, const uint64_t *vp, uint32_t nvp
 }
 
 /*
- * Depth D's work all loads, and calls of the instance's at shallower
- * depths: the deepest of those, else D. The loads are the caller's loop's,
- * CSE'd with an argument of the call (free_partitions in
- * bdev_disk_changed: `state->parts` reloaded three times in the partition
- * loop is vfree(state->parts)'s; its copies, with the calls, are outside
- * that loop). A body that is loads (list_empty, skb_peek) has no call: its
- * load in the loop is the call.
- */
-/*
  * Where the instance's parameters have a location: their location lists'
  * ranges into c->bd (a view-only [X, X) entry holds at X). NONE: somewhere
  * unknown or everywhere (no instance DIE, a parameter with one
@@ -3913,6 +3904,15 @@ static bool bound_block(const struct scan_cfg *c, uint32_t b, uint32_t nbd)
 	return false;
 }
 
+/*
+ * Depth D's work all loads, and calls of the instance's at shallower
+ * depths: the deepest of those, else D. The loads are the caller's loop's,
+ * CSE'd with an argument of the call (free_partitions in
+ * bdev_disk_changed: `state->parts` reloaded three times in the partition
+ * loop is vfree(state->parts)'s; its copies, with the calls, are outside
+ * that loop). A body that is loads (list_empty, skb_peek) has no call: its
+ * load in the loop is the call.
+ */
 static uint16_t call_depth(struct scan_cfg *c, const struct scan_range *r, uint32_t nr,
 			   uint16_t D, uint32_t stamp)
 {
@@ -4215,14 +4215,14 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 		/* GCC binds the arguments where the body begins (its marker):
 		 * a deeper block of the instance where none of them has a
 		 * location, while they have one at the marker, runs outside
-		 * the call's binds, the caller's or another call's, and counts
-		 * for nothing here (a block with one: handle_softirqs' ffs,
-		 * `mov $-1,%ebx` hoisted above the loop's `shr` and the bound
-		 * `bsf`, is the call):
-		 * sqlite3_str_vappendf's loads of p->nChar that GCC shares
-		 * between the format loop's paths and gives to the ranges of
-		 * the `%` at the end's sqlite3_str_append, whose own code is
-		 * after the loop (93 events for 0 calls, all before). */
+		 * the call's binds (the caller's or another call's code) and
+		 * counts for nothing here: sqlite3_str_vappendf's loads of
+		 * p->nChar that GCC shares between the format loop's paths and
+		 * gives to the ranges of the `%` at the end's
+		 * sqlite3_str_append, whose own code is after the loop (93
+		 * events for 0 calls before). A block with one location is
+		 * the call's: handle_softirqs' ffs, `mov $-1,%ebx` hoisted
+		 * above the loop's `shr` and the bound `bsf`. */
 		if (has_marker && (i = find_insn(c, marker)) != NONE) {
 			md = ext_depth(c, c->insns[i].blk, stamp);
 			nbd = bound_ranges(c);
