@@ -3323,6 +3323,93 @@ static bool shape_copy_of(struct scan_cfg *c, uint32_t x, uint32_t e)
 	return innermost(c->inst, c->insns[x].addr) == innermost(c->inst, c->insns[e].addr);
 }
 
+/* A parameter's location-list entry that is a constant (DW_OP_lit*,
+ * DW_OP_const*, then DW_OP_stack_value): its value in *v. */
+static bool const_entry(const Dwarf_Op *ops, size_t nops, uint64_t *v)
+{
+	if (nops != 2 || ops[1].atom != DW_OP_stack_value)
+		return false;
+	if (ops[0].atom >= DW_OP_lit0 && ops[0].atom <= DW_OP_lit31)
+		*v = ops[0].atom - DW_OP_lit0;
+	else if (ops[0].atom == DW_OP_const1u || ops[0].atom == DW_OP_const2u ||
+		 ops[0].atom == DW_OP_const4u || ops[0].atom == DW_OP_const8u ||
+		 ops[0].atom == DW_OP_constu || ops[0].atom == DW_OP_const1s ||
+		 ops[0].atom == DW_OP_const2s || ops[0].atom == DW_OP_const4s ||
+		 ops[0].atom == DW_OP_const8s || ops[0].atom == DW_OP_consts)
+		*v = ops[0].number;
+	else
+		return false;
+	return true;
+}
+
+/*
+ * Iterations peeled off the loop around the call (clang: one instance for
+ * the loop's calls): the instance's code outside that loop (depth below
+ * D) where a parameter is a constant, a different one on each of two
+ * pieces that run one after the other in a pass, is one call per piece.
+ * clang's sqlite3VdbeAddParseSchemaOp: `for(j<nDb) sqlite3VdbeUsesBtree(p,
+ * j)` with j = 0 at 0x9c260 and j = 1 at 0x9c289 peeled, the rest
+ * unrolled in the loop (whose copy per-call probes). Only without a
+ * marker (GCC writes an instance per copy) and only below D: a body that
+ * reassigns its parameter does so within the call, at its depth. Each
+ * piece no entry at its depth shares a path with is added to pre[n..max);
+ * the new n.
+ */
+static uint32_t peeled(struct scan_cfg *c, uint32_t stamp, uint16_t D, uint32_t *pre, uint32_t n,
+		       uint32_t max)
+{
+	uint32_t at[8], na = 0, n0 = n, k, j;
+	uint64_t val[8], v;
+	Dwarf_Addr base, lo, hi;
+	Dwarf_Attribute a;
+	Dwarf_Op *ops;
+	size_t nops;
+	Dwarf_Die p;
+
+	if (!D || !c->inst || dwarf_child(c->inst, &p))
+		return n;
+	do {
+		ptrdiff_t off = 0;
+
+		if (dwarf_tag(&p) != DW_TAG_formal_parameter || !dwarf_attr(&p, DW_AT_location, &a) ||
+		    dwarf_whatform(&a) == DW_FORM_exprloc)
+			continue;
+		na = 0;
+		while ((off = dwarf_getlocations(&a, off, &base, &lo, &hi, &ops, &nops)) > 0 && na < 8) {
+			uint32_t i = lower_insn(c, lo);
+
+			if (hi <= lo || !const_entry(ops, nops, &v) || i == NONE || i >= c->ninsns ||
+			    c->insns[i].addr >= hi || c->imark[i] != stamp ||
+			    ext_depth(c, c->insns[i].blk, stamp) >= D)
+				continue;
+			at[na] = i;
+			val[na++] = v;
+		}
+		if (na >= 2)
+			break;
+		na = 0;
+	} while (dwarf_siblingof(&p, &p) == 0);
+	/* a different constant on a piece that runs after */
+	for (k = 0; k < na; k++) {
+		bool seq = false;
+
+		for (j = 0; j < na && !seq; j++)
+			seq = j != k && val[j] != val[k] &&
+			      (runs_after(c, at[j], at[k]) || runs_after(c, at[k], at[j]));
+		if (!seq)
+			continue;
+		for (j = 0; j < n0; j++)
+			if (ext_depth(c, c->insns[pre[j]].blk, stamp) ==
+			    ext_depth(c, c->insns[at[k]].blk, stamp) &&
+			    (runs_after(c, pre[j], at[k]) || runs_after(c, at[k], pre[j])))
+				break;
+		if (j < n0 || n >= max)
+			continue;
+		pre[n++] = at[k];
+	}
+	return n;
+}
+
 /* The copies of the call that starts at x (copy_of(), shape_copy_of())
  * after it at depth D, outside the instance's own loops, into
  * out[n..max); the new n. */
@@ -4506,6 +4593,14 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 
 		nent = copies(c, pre[k], stamp, D, pre, nent, SCAN_CFG_MAX_ENTRIES);
 		out->copies += nent - n0;
+		for (; n0 < nent; n0++)
+			ent[n0] = settle(c, pre[n0], out, refuse);
+	}
+	/* the iterations peeled off the loop around it */
+	if (!has_marker) {
+		uint32_t n0 = nent;
+
+		nent = peeled(c, stamp, D, pre, nent, SCAN_CFG_MAX_ENTRIES);
 		for (; n0 < nent; n0++)
 			ent[n0] = settle(c, pre[n0], out, refuse);
 	}
