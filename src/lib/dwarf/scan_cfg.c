@@ -3476,7 +3476,10 @@ static bool callers_copy(struct scan_cfg *c, uint32_t x, uint32_t stamp)
 	const struct cfg_block *bl = &c->blocks[c->insns[x].blk], *t;
 	uint32_t n = bl->first + bl->n - x;
 
-	if (bl->nsucc != 1)
+	/* a lone jump to a join is what every way there ends in: no evidence
+	 * (do_faccessat's retry_estale(-EACCES, ..), a `jmp` out of its
+	 * retry loop like line 489's) */
+	if (bl->nsucc != 1 || (n == 1 && c->insns[x].flow == BTFI_FLOW_JUMP))
 		return false;
 	t = &c->blocks[c->succs[bl->succ] & ~BACK];
 	for (uint32_t k = 0; k < t->npred; k++) {
