@@ -124,6 +124,13 @@ expect "put_device at core.c:4707: the marker and both ways past it" \
 # no sign of a caller's block (callers_copy()).
 expect "retry_estale in do_faccessat: in the loop, on its -EROFS and -EACCES exits" \
 	"$(probes retry_estale do_faccessat open.c:481)" "0xffffffff81347c7c 0xffffffff81347ccf 0xffffffff81347da7 "
+# dec_cluster_info_page() in swapcache_free_entries: GCC hoisted its
+# index computation above lock_cluster()'s `if (ci)` and copied the body's
+# `if (!cluster_info)` test onto both ways (0xffffffff812f54d8, the
+# marker, and 0xffffffff812f55c5), each going on into the body at
+# 0xffffffff812f54dd: a probe on each (scan_cfg.c test_copies()).
+expect "dec_cluster_info_page in swapcache_free_entries: its test on both ways of lock_cluster" \
+	"$(probes dec_cluster_info_page swapcache_free_entries)" "0xffffffff812f54d8 0xffffffff812f55c5 "
 # --entry-rows: the instances whose copies lack a probe are the --sites
 # lines that name one (`unprobed-copy ADDR`), as many as the JSON says.
 n=$(printf '%s\n' "$all" | grep -c ' unprobed-copy 0x')

@@ -3668,6 +3668,63 @@ static uint32_t loop_exits(struct scan_cfg *c, uint32_t stamp, uint16_t D, uint3
 	return n;
 }
 
+/*
+ * Copies of the body's first test that GCC put on another way of the
+ * caller's (tail duplication, the caller's branch above the entry):
+ * swapcache_free_entries' dec_cluster_info_page(), `if (!cluster_info)`,
+ * is `test %rax,%rax` at 0xffffffff812f54d8 on lock_cluster()'s way with
+ * a cluster and again at 0xffffffff812f55c5 on its way without, both
+ * going on into the body at 0xffffffff812f54dd. Such a copy is the
+ * instance's own test ending a block at depth D (own_test()), of the
+ * same kinds of instruction as an entry's test, one of its ways the entry test's way into more of the body, and
+ * on no path with a way in or a probed edge (neither runs after the
+ * other in a pass): it runs once for each call that takes its way.
+ * Copies into pre[n..max); the new n.
+ */
+static uint32_t test_copies(struct scan_cfg *c, uint32_t stamp, uint16_t D, uint32_t *pre,
+			    uint32_t n, const uint32_t *ej, uint32_t nej, uint32_t max)
+{
+	uint32_t n0 = n, k, j, r, i;
+
+	for (k = 0; k < n0; k++) {
+		uint32_t eb = c->insns[pre[k]].blk, t = own_test(c, eb, stamp), in = NONE;
+		const struct cfg_block *bl = &c->blocks[eb];
+
+		if (t == NONE || t < pre[k] || ext_depth(c, eb, stamp) != D)
+			continue;
+		for (j = 0; j < bl->nsucc; j++) {
+			uint32_t s = c->succs[bl->succ + j];
+
+			if (!(s & BACK) && c->imark[c->blocks[s].first] == stamp)
+				in = in == NONE ? s : NONE - 1;
+		}
+		if (in >= NONE - 1)
+			continue;
+		for (r = 0; r < c->nr; r++)
+			for (i = lower_insn(c, c->r[r].lo); i < c->ninsns && c->insns[i].addr < c->r[r].hi && n < max; i++) {
+				const struct cfg_block *xb = &c->blocks[c->insns[i].blk];
+				uint32_t x;
+
+				if (i != xb->first + xb->n - 1 || c->insns[i].blk == eb || xb->dead ||
+				    xb->nsucc != 2 || ext_depth(c, c->insns[i].blk, stamp) != D ||
+				    (x = own_test(c, c->insns[i].blk, stamp)) == NONE || !same_test(c, x, t) ||
+				    ((c->succs[xb->succ] & ~BACK) != in && (c->succs[xb->succ + 1] & ~BACK) != in))
+					continue;
+				for (j = 0; j < n; j++)
+					if (pre[j] == x || reaches(c, x, pre[j], stamp, D) || reaches(c, pre[j], x, stamp, D))
+						break;
+				if (j < n)
+					continue;
+				for (j = 0; j < nej; j++)
+					if (reaches(c, x, ej[j], stamp, D) || reaches(c, ej[j], x, stamp, D))
+						break;
+				if (j == nej)
+					pre[n++] = x;
+			}
+	}
+	return n;
+}
+
 /* Does some way from i (its block aside) go on into code of the instance
  * that e also reaches: the body past its start, which the copy at i
  * jumps back into? */
@@ -4612,6 +4669,14 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 		uint32_t n0 = nent;
 
 		nent = loop_exits(c, stamp, D, pre, nent, SCAN_CFG_MAX_ENTRIES);
+		for (; n0 < nent; n0++)
+			ent[n0] = settle(c, pre[n0], out, refuse);
+	}
+	/* copies of its first test on another way of the caller's */
+	{
+		uint32_t n0 = nent;
+
+		nent = test_copies(c, stamp, D, pre, nent, ej, nej, SCAN_CFG_MAX_ENTRIES - nej);
 		for (; n0 < nent; n0++)
 			ent[n0] = settle(c, pre[n0], out, refuse);
 	}
