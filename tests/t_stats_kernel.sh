@@ -131,6 +131,13 @@ expect "retry_estale in do_faccessat: in the loop, on its -EROFS and -EACCES exi
 # 0xffffffff812f54dd: a probe on each (scan_cfg.c test_copies()).
 expect "dec_cluster_info_page in swapcache_free_entries: its test on both ways of lock_cluster" \
 	"$(probes dec_cluster_info_page swapcache_free_entries)" "0xffffffff812f54d8 0xffffffff812f55c5 "
+# rcu_read_unlock() in fib_lookup() (ip_fib.h:397) inlined in
+# ip_route_output_key_hash_rcu: `call __rcu_read_unlock` on the
+# -ENETUNREACH way (0xffffffff81841f7f) and `call __rcu_read_unlock; mov
+# (%rsp),%eax` on the other (0xffffffff81841f23): the reload is the
+# caller's, the two are copies of one call (scan_cfg.c lone_copy()).
+expect "rcu_read_unlock in fib_lookup in ip_route_output_key_hash_rcu: both copies" \
+	"$(probes rcu_read_unlock ip_route_output_key_hash_rcu ip_fib.h:397)" "0xffffffff81841f23 0xffffffff81841f7f "
 # --entry-rows: the instances whose copies lack a probe are the --sites
 # lines that name one (`unprobed-copy ADDR`), as many as the JSON says.
 n=$(printf '%s\n' "$all" | grep -c ' unprobed-copy 0x')

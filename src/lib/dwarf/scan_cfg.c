@@ -1932,14 +1932,32 @@ static uint32_t range_of(const struct scan_cfg *c, uint64_t addr, bool starts)
 
 static bool tail_call(const struct scan_cfg *c, uint32_t i);
 
+/* Does instruction i reload a register from the stack (the caller's
+ * value kept across a call)? */
+static bool reload(struct scan_cfg *c, uint32_t i)
+{
+	int dst, base;
+	int64_t disp;
+	uint32_t bytes;
+	bool sgn;
+
+	return decode_at(c, c->insns[i].addr) &&
+	       btfi_insn_load(c->dec, &dst, &base, &disp, &bytes, &sgn) && base == 7;
+}
+
 /* The one instruction of work (a tail call counts) in the instance's
- * range k, NONE if it holds none or several. */
-static uint32_t range_one(struct scan_cfg *c, uint32_t k)
+ * range k, NONE if it holds none or several; with `reloads`, a reload
+ * from the stack is not counted (the caller's: fib_lookup()'s
+ * rcu_read_unlock() in ip_route_output_key_hash_rcu is `call
+ * __rcu_read_unlock` on the -ENETUNREACH way and `call
+ * __rcu_read_unlock; mov (%rsp),%eax`, err kept across it, on the
+ * other). */
+static uint32_t range_one(struct scan_cfg *c, uint32_t k, bool reloads)
 {
 	uint32_t j, one = NONE;
 
 	for (j = lower_insn(c, c->r[k].lo); j < c->ninsns && c->insns[j].addr < c->r[k].hi; j++)
-		if (work_insn(&c->insns[j]) || tail_call(c, j)) {
+		if ((work_insn(&c->insns[j]) && !(reloads && reload(c, j))) || tail_call(c, j)) {
 			if (one != NONE)
 				return NONE;
 			one = j;
@@ -1961,25 +1979,37 @@ static uint32_t range_one(struct scan_cfg *c, uint32_t k)
  * of a tail jump (sock_hash_seq_stop's rcu_read_unlock: `jmp
  * __rcu_read_unlock` on both ways of `if (!elem) sock_hash_seq_show(seq,
  * NULL)`; send_sigio_to_task's, `call` on one way, the epilogue's `jmp`
- * on the other). */
+ * on the other). A reload after a call is the caller's only where the
+ * callee is the same: glibc's decrement_at_index has `call free; mov
+ * 0x8(%rsp),%rsi` in conf_decrement's body and `call
+ * __libc_dynarray_at_failure` in a range DWARF gives it too; calls to
+ * different functions match by shape alone (strncpy_from_bpfptr's
+ * user and kernel arms). */
 static bool lone_copy(struct scan_cfg *c, uint32_t i)
 {
-	bool tc = tail_call(c, i);
+	bool tc = tail_call(c, i), plain;
 	uint32_t k, j, mine;
 
 	if (!tc && (!decode_at(c, c->insns[i].addr) || !btfi_insn_mem(c->dec)))
 		return false;
 	mine = range_of(c, c->insns[i].addr, false);
-	if (mine == NONE || range_one(c, mine) != i)
+	if (mine == NONE || range_one(c, mine, true) != i)
 		return false;
+	plain = range_one(c, mine, false) == i;
 	for (k = 0; k < c->nr; k++) {
-		if (k == mine || (j = range_one(c, k)) == NONE || j == i)
+		if (k == mine)
 			continue;
-		if (tc ? c->insns[j].target == c->insns[i].target &&
-			 (tail_call(c, j) || c->insns[j].flow == BTFI_FLOW_CALL) :
-			 shape_of(c, j) == shape_of(c, i) ||
-			 (c->insns[i].flow == BTFI_FLOW_CALL && tail_call(c, j) &&
-			  c->insns[j].target == c->insns[i].target))
+		/* the same callee: a reload after the call aside */
+		if ((tc || c->insns[i].flow == BTFI_FLOW_CALL) &&
+		    (j = range_one(c, k, true)) != NONE && j != i &&
+		    c->insns[j].target == c->insns[i].target &&
+		    (tail_call(c, j) || c->insns[j].flow == BTFI_FLOW_CALL))
+			return true;
+		if (tc || !plain || (j = range_one(c, k, false)) == NONE || j == i)
+			continue;
+		if (shape_of(c, j) == shape_of(c, i) ||
+		    (c->insns[i].flow == BTFI_FLOW_CALL && tail_call(c, j) &&
+		     c->insns[j].target == c->insns[i].target))
 			return true;
 	}
 	return false;
