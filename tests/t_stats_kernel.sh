@@ -138,6 +138,12 @@ expect "dec_cluster_info_page in swapcache_free_entries: its test on both ways o
 # caller's, the two are copies of one call (scan_cfg.c lone_copy()).
 expect "rcu_read_unlock in fib_lookup in ip_route_output_key_hash_rcu: both copies" \
 	"$(probes rcu_read_unlock ip_route_output_key_hash_rcu ip_fib.h:397)" "0xffffffff81841f23 0xffffffff81841f7f "
+# pcibios_err_to_errno(err) in pci_user_read_config_byte: on the err == 0
+# way GCC folded the call to `jmp` to the return (0xffffffff815e3045),
+# whose range goes on with the body's table lookup: still the call's copy
+# on that way (scan_cfg.c lone_jump()).
+expect "pcibios_err_to_errno in pci_user_read_config_byte: the test and the folded jmp" \
+	"$(probes pcibios_err_to_errno pci_user_read_config_byte)" "0xffffffff815e300d 0xffffffff815e3045 "
 # --entry-rows: the instances whose copies lack a probe are the --sites
 # lines that name one (`unprobed-copy ADDR`), as many as the JSON says.
 n=$(printf '%s\n' "$all" | grep -c ' unprobed-copy 0x')

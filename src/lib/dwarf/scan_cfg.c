@@ -2392,18 +2392,20 @@ static bool dup_of(const struct scan_cfg *c, uint32_t x, uint32_t m)
 	       a[-1].addr + a[-1].len == a->addr && b[-1].addr + b[-1].len == b->addr;
 }
 
-/* Is the instance's code at e one unconditional jump out of it, alone (a
- * range of its own)? The compiler gives the call that jump: its body on
- * that path folded to nothing but going on (gcc's sqlite3ValueFree(0)
- * with db->pErr NULL in sqlite3LeaveMutexAndCloseZombie, [0x7b6cb,
- * 0x7b6cd) `jmp 0x7b66e`). */
+/* Is the instance's code at e one unconditional jump out of it, none of
+ * the instance's code before it? The compiler gives the call that jump:
+ * its body on that path folded to nothing but going on (gcc's
+ * sqlite3ValueFree(0) with db->pErr NULL in
+ * sqlite3LeaveMutexAndCloseZombie, [0x7b6cb, 0x7b6cd) `jmp 0x7b66e`).
+ * What follows the jump does not matter, nothing falls into it: the
+ * kernel's pcibios_err_to_errno(0) in pci_user_read_config_byte is a
+ * `jmp` whose range goes on with the body's table lookup. */
 static bool lone_jump(struct scan_cfg *c, uint32_t e, uint32_t stamp)
 {
 	const struct cfg_insn *in = &c->insns[e];
 	uint32_t t;
 
-	if (in->flow != BTFI_FLOW_JUMP || (e && c->imark[e - 1] == stamp) ||
-	    (e + 1 < c->ninsns && c->imark[e + 1] == stamp))
+	if (in->flow != BTFI_FLOW_JUMP || (e && c->imark[e - 1] == stamp))
 		return false;
 	t = find_insn(c, in->target);
 	return t != NONE && c->imark[t] != stamp;
