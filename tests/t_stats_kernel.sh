@@ -144,6 +144,13 @@ expect "rcu_read_unlock in fib_lookup in ip_route_output_key_hash_rcu: both copi
 # on that way (scan_cfg.c lone_jump()).
 expect "pcibios_err_to_errno in pci_user_read_config_byte: the test and the folded jmp" \
 	"$(probes pcibios_err_to_errno pci_user_read_config_byte)" "0xffffffff815e300d 0xffffffff815e3045 "
+# spin_unlock_bh() in bpf_link_by_id() (syscall.c:4850) in __sys_bpf: its
+# copy on the idr_find() NULL way (0xffffffff81200a16) goes on to the
+# `mov $-ENOENT,%r9d` that DWARF gives the instance and the `!id` way
+# shares; that later one, no work of the call, does not beat the copy
+# (scan_cfg.c way_kept()).
+expect "spin_unlock_bh at syscall.c:4850 in __sys_bpf: its three copies" \
+	"$(probes spin_unlock_bh __sys_bpf syscall.c:4850)" "0xffffffff811ffd73 0xffffffff81200a16 0xffffffff81200b26 "
 # --entry-rows: the instances whose copies lack a probe are the --sites
 # lines that name one (`unprobed-copy ADDR`), as many as the JSON says.
 n=$(printf '%s\n' "$all" | grep -c ' unprobed-copy 0x')

@@ -4346,6 +4346,21 @@ static uint32_t cut_at_join(struct scan_cfg *c, uint32_t j, uint32_t stamp, cons
 	return n;
 }
 
+/* Is way in x (ex settled) one to keep beside the others: one that does
+ * some of the call's work, where the marker (settled mi) says where the
+ * body begins or the way in is a jump table's; or a lone jump out that
+ * is all the instance has there (lone_jump(): the call folded to going
+ * on); or, beside a marker, a test of the body's own (own_decision())
+ * or the marker's duplicate (dup_of())? ms: the marker's other exit. */
+static bool way_kept(struct scan_cfg *c, uint32_t x, uint32_t ex, uint32_t mi, uint32_t ms,
+		     uint32_t stamp, uint16_t D)
+{
+	return ex == mi || x == ms ||
+	       (mi == NONE && ms == NONE && !by_table(c, x) && !line0_only(c, x, stamp)) ||
+	       does_work(c, x, stamp, D, true) || lone_jump(c, x, stamp) ||
+	       (mi != NONE && own_decision(c, x, stamp)) || (mi != NONE && dup_of(c, x, mi));
+}
+
 void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t nr,
 		      const uint64_t *vp, uint32_t nvp, uint64_t marker, bool has_marker,
 		      uint64_t fallback, bool refuse, Dwarf_Die *cu, Dwarf_Die *inst,
@@ -4598,6 +4613,17 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 				     work_before(c, pre[k], pre[i], stamp, D) &&
 				     (mi != NONE || !line0_only(c, pre[k], stamp)))))
 					drop = i;
+				/* a later one that the ways-in filter below drops
+				 * does not stand against an earlier one it keeps:
+				 * DWARF gave the later the caller's code that other
+				 * paths share too (__sys_bpf's bpf_link_by_id:
+				 * spin_unlock_bh's copy on the idr_find() NULL way
+				 * goes on to the `mov $-ENOENT,%r9d` of the `!id`
+				 * way, a line of the instance's) */
+				if (drop == k && mi != NONE && ent[i] != mi && pre[i] != mi && ent[i] != ent[k] && !cut &&
+				    !way_kept(c, pre[i], ent[i], mi, ms, stamp, D) &&
+				    way_kept(c, pre[k], ent[k], mi, ms, stamp, D))
+					drop = i;
 				/* a view-only marker only some ways from the body's
 				 * code meet, the others meeting another view-only
 				 * piece of it: the call is on both, the code runs
@@ -4636,20 +4662,12 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 				again = true;
 			}
 	} while (again);
-	/* ways in: only those that do some of the call's work, where the
-	 * marker says where the body begins or the way in is a jump table's;
-	 * or a lone jump out that is all the instance has there (lone_jump():
-	 * the call folded to going on); or, beside a marker, a test of the
-	 * body's own (own_decision()) */
+	/* ways in: only those way_kept() keeps */
 	if (nent > 1 && !cut) {
 		uint32_t keep = 0;
 
 		for (k = 0; k < nent; k++)
-			if (ent[k] == mi || pre[k] == ms ||
-			    (mi == NONE && ms == NONE && !by_table(c, pre[k]) && !line0_only(c, pre[k], stamp)) ||
-			    does_work(c, pre[k], stamp, D, true) || lone_jump(c, pre[k], stamp) ||
-			    (mi != NONE && own_decision(c, pre[k], stamp)) ||
-			    (mi != NONE && dup_of(c, pre[k], mi))) {
+			if (way_kept(c, pre[k], ent[k], mi, ms, stamp, D)) {
 				pre[keep] = pre[k];
 				ent[keep++] = ent[k];
 			}
