@@ -62,6 +62,9 @@ struct btfi_arg_spec {
  * only when x86 condition code BTFI_SPEC_CC(flags) holds on the flags at
  * the probe (before the jcc runs). */
 #define BTFI_SPEC_COND		0x2
+/* The site is an out-of-line function's first instruction: the return
+ * address is at the stack pointer (bpf_inline_site_ret()). */
+#define BTFI_SPEC_ENTRY		0x4
 #define BTFI_SPEC_CC_SHIFT	8	/* flags bits 8-11: the condition code */
 #define BTFI_SPEC_CC(flags)	(((flags) >> BTFI_SPEC_CC_SHIFT) & 0xf)
 #define BTFI_SPEC_CC_FLAGS(cc)	(BTFI_SPEC_COND | ((__u32)(cc) & 0xf) << BTFI_SPEC_CC_SHIFT)
@@ -286,6 +289,30 @@ static __always_inline int bpf_inline_site_is_call(struct pt_regs *ctx)
 	const struct btfi_site_spec *spec = __btfi_spec(ctx);
 
 	return spec ? __btfi_is_call(ctx, spec) : -ESRCH;
+}
+
+/* The return address of a hit at an out-of-line entry (*ret); the call
+ * is the instruction before it. -ENOENT at an inline site (the call's
+ * place is the site: its "where"), -ESRCH when no spec is attached. */
+static __always_inline int __btfi_ret(struct pt_regs *ctx, const struct btfi_site_spec *spec,
+				      __u64 *ret)
+{
+	__u64 sp;
+	int err;
+
+	*ret = 0;
+	if (!(spec->flags & BTFI_SPEC_ENTRY))
+		return -ENOENT;
+	err = __btfi_reg(ctx, 7, &sp);
+	return err ? err : __btfi_read(ret, sizeof(*ret), sp, spec->flags);
+}
+
+static __always_inline int bpf_inline_site_ret(struct pt_regs *ctx, __u64 *ret)
+{
+	const struct btfi_site_spec *spec = __btfi_spec(ctx);
+
+	*ret = 0;
+	return spec ? __btfi_ret(ctx, spec, ret) : -ESRCH;
 }
 
 /* Number of arguments of the function at this site, or -ESRCH. */

@@ -20,6 +20,7 @@
 #  7. a function the kernel has only as a GCC clone (ksys_msgctl.constprop.0:
 #     `version` folded): trace -k ksys_msgctl probes the clone's entry with
 #     its own locations; msqid/cmd are what the test passed, version IPC_64;
+#     the caller read at the entry is do_syscall_64 (the syscall tail-jumps);
 #  8. one event per call where GCC copied an inlined body onto two paths:
 #     fdput in __x64_sys_preadv (0x61: the ESPIPE path, 0xb8: after
 #     vfs_readv); N preadv calls on a file and M on a pipe give N + M events
@@ -364,7 +365,12 @@ line=$(grep -E "^run10: [0-9.]+ [0-9]+ ksys_msgctl ksys_msgctl\.constprop\.0\+0x
 [ "$(echo "$line" | wc -l)" = 1 ] || fail "run10: $(echo "$line" | wc -l) lines, expected 1"
 echo "$line" | grep -Eq " msqid=$mq cmd=2 buf=[^ ]+ version=256\$" ||
 	fail "run10: '$line', expected msqid=$mq cmd=2 version=256 (IPC_64)"
-echo "ok: ksys_msgctl at its clone's entry: msqid=$mq cmd=2 version=256"
+# __x64_sys_msgctl tail-jumps to the clone (`jmp ksys_msgctl.constprop.0`):
+# the return address read at the entry is do_syscall_64's, after its
+# indirect call of the syscall
+echo "$line" | grep -Eq " from do_syscall_64\+0x[0-9a-f]+ " ||
+	fail "run10: '$line', expected 'from do_syscall_64+0x..' (the tail call's return address)"
+echo "ok: ksys_msgctl at its clone's entry: msqid=$mq cmd=2 version=256, from do_syscall_64"
 
 # --- 8. one event per call at a body copied onto two paths
 expect_line "$o" "^preadv pid [0-9]+ ok $pn espipe $pm\$"

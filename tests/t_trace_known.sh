@@ -3,7 +3,8 @@
 # traced function, every argument btfinline reports equals the value the
 # program printed for that call ("arg FUNC name=value"), and every site
 # listed by `dump` is hit. Also: the out-of-line entry (mix via mix_ptr,
-# y=5), the refusal message without --best-effort, detach on target
+# y=5, called from main at shapes.c:129), the refusal message without
+# --best-effort, detach on target
 # exit/SIGINT/SIGTERM, --count and -j.
 . "$TOP/tests/lib_trace.sh"
 need_root_bpf
@@ -100,12 +101,15 @@ for f in sorted(sites):
                 dwarf_shift += 1; continue
             if str(a[k]) != v:
                 print(f"FAIL {cc}: {f} call {i} at {r['site']}: {k}={a[k]}, program passed {v}"); bad += 1
-# mix_ptr(acc, 5) runs the out-of-line copy of mix once
+# mix_ptr(acc, 5) runs the out-of-line copy of mix once, called from
+# main at shapes.c:129 (its return address: caller and call line)
 me = [r for r in entry if r["func"] == "mix"]
 if len(me) != 1 or me[0]["args"].get("y") != 5:
     print(f"FAIL {cc}: mix entry hits {me}, expected one with y=5"); bad += 1
+elif not me[0].get("caller", "").startswith("main+0x") or me[0].get("caller_line") != "shapes.c:129":
+    print(f"FAIL {cc}: mix entry from {me[0].get('caller')} ({me[0].get('caller_line')}), the call is main's at shapes.c:129"); bad += 1
 else:
-    checked += 1
+    checked += 2
 print(f"{run}: {checked} values checked ({dwarf_shift} of them the compiler's post-body value), "
       f"{unavail} unavailable, {bad} mismatches; functions: {sorted(sites)}")
 sys.exit(1 if bad or checked < 4 * n else 0)

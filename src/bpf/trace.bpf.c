@@ -61,6 +61,9 @@ int btfi_trace(struct pt_regs *ctx)
 	ev->tid = (__u32)id;
 	ev->nargs = spec->nargs;
 	ev->has_str = 0;
+	ev->ip = 0;
+	if (!__btfi_ret(ctx, spec, &ev->ret))
+		__btfi_reg(ctx, 16, &ev->ip);
 	for (i = 0; i < BTFI_MAX_ARGS; i++) {
 		const struct btfi_arg_spec *a = &spec->args[i];
 

@@ -12,6 +12,8 @@ struct btfi_trace_event {
 	__u32 pid, tid;
 	__u32 nargs;
 	__u32 has_str;			/* some arg carries a string */
+	__u64 ret;			/* an entry's return address, else 0 */
+	__u64 ip;			/* an entry's: the hit's instruction pointer */
 	__s32 err[BTFI_MAX_ARGS];	/* 0, -ENOENT (no location), read error */
 	__u64 val[BTFI_MAX_ARGS][2];
 	char str[BTFI_MAX_ARGS][BTFI_STR_LEN];

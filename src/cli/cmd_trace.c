@@ -26,6 +26,7 @@
 #include "trace_expr.h"
 #include "trace_fmt.h"
 #include "trace_sym.h"
+#include "trace_caller.h"
 #include "debug_opts.h"
 #include "dwarf/debuginfo.h"
 #include "trace_kernel.h"
@@ -37,6 +38,7 @@ struct tsite {
 	const char *func;
 	char label[96];
 	char where[160];	/* file:line of the call, "" if no DWARF */
+	uint64_t vaddr;		/* the probe's ELF (or kernel) address */
 	uint32_t nout;
 	struct tout *outs;
 };
@@ -68,6 +70,7 @@ struct trace_ctx {
 	struct btfinline *bi;
 	struct trace_kernel *tk;	/* -k */
 	struct trace_sym *sym;		/* user binaries with DWARF: file:line */
+	struct trace_caller *caller;	/* entries' callers */
 	const struct btf *btf;
 	struct btfi_site_list sl;
 	struct tsite *sites;		/* per attached site, by tag */
@@ -108,6 +111,7 @@ static int prepare_sites(struct trace_ctx *tc, struct btfi_site_list *sl, size_t
 		memset(ts, 0, sizeof(*ts));
 		ts->btf = btf;
 		ts->func = as->func;
+		ts->vaddr = as->vaddr;
 		snprintf(ts->label, sizeof(ts->label), "%s", as->entry ? "entry" : as->label);
 		if (nout > BTFI_MAX_ARGS)
 			nout = BTFI_MAX_ARGS;
@@ -169,6 +173,7 @@ static int handle_event(void *ctx, void *data, size_t size)
 	const struct tsite *ts;
 	struct json_writer *w = &tc->jw;
 	char line[4096], val[512];
+	const char *caller = NULL, *cline = "";
 	size_t pos = 0;
 	double t;
 
@@ -181,6 +186,9 @@ static int handle_event(void *ctx, void *data, size_t size)
 	/* signed: a probe attached early can fire before the last one is
 	 * (kprobes go in one at a time), a moment before t0 */
 	t = (double)(int64_t)(ev->ts - tc->t0_ns) / 1e9;
+	/* an out-of-line entry: who called it */
+	if (ev->ret && tc->caller)
+		trace_caller_at(tc->caller, ev->pid, ev->ret, ev->ip, ts->vaddr, &caller, &cline);
 	if (tc->a->json) {
 		jw_reset(w);
 		jw_start_object(w);
@@ -190,12 +198,23 @@ static int handle_event(void *ctx, void *data, size_t size)
 		jw_string_field(w, "func", ts->func);
 		jw_string_field(w, "site", ts->label);
 		jw_string_field(w, "where", ts->where);
+		if (caller) {
+			char ra[24];
+
+			snprintf(ra, sizeof(ra), "0x%llx", (unsigned long long)ev->ret);
+			jw_string_field(w, "ret", ra);
+			jw_string_field(w, "caller", caller);
+			jw_string_field(w, "caller_line", cline);
+		}
 		jw_name(w, "args");
 		jw_start_object(w);
 	} else {
 		pos += snprintf(line + pos, sizeof(line) - pos, "%.6f %u %s %s%s%s%s", t, ev->pid,
 				ts->func, ts->label, *ts->where ? " (" : "", ts->where,
 				*ts->where ? ")" : "");
+		if (caller)
+			pos += snprintf(line + pos, sizeof(line) - pos, " from %s%s%s%s", caller,
+					*cline ? " (" : "", cline, *cline ? ")" : "");
 	}
 	for (uint32_t k = 0; k < ts->nout && k < ev->nargs && k < BTFI_MAX_ARGS; k++) {
 		const struct tout *to = &ts->outs[k];
@@ -574,6 +593,17 @@ static int resolve(struct trace_ctx *tc)
 		if (err)
 			return err;
 	}
+	{
+		struct trace_caller_opts co = {
+			.ks = a->kernel ? trace_kernel_ksyms(tc->tk) : NULL,
+			.binary = a->kernel ? NULL : a->binary,
+			.debug_file = tc->sym ? trace_sym_dwarf_path(tc->sym) : NULL,
+			.sym = tc->sym,
+		};
+
+		if (!(tc->caller = trace_caller_new(&co)))
+			return -ENOMEM;
+	}
 	return tc->sym ? call_lines(tc) : 0;
 }
 
@@ -740,6 +770,7 @@ static void cleanup(struct trace_ctx *tc)
 	btfi_site_list_free(&tc->sl);
 	free(tc->sites);
 	trace_sym_close(tc->sym);
+	trace_caller_free(tc->caller);
 	btfinline__free(tc->bi);
 	trace_kernel_close(tc->tk);
 	fold_free(tc->fold);

@@ -212,6 +212,11 @@ static void join_modules(struct trace_kernel *tk, const char *func, struct btfi_
 	}
 }
 
+const struct btfi_ksyms *trace_kernel_ksyms(const struct trace_kernel *tk)
+{
+	return tk ? tk->ks : NULL;
+}
+
 void trace_kernel_close(struct trace_kernel *tk)
 {
 	if (!tk)

@@ -31,6 +31,8 @@ struct trace_kernel_opts {
 };
 int trace_kernel_open(const struct trace_kernel_opts *o, struct trace_kernel **tk);
 void trace_kernel_close(struct trace_kernel *tk);
+/* The running kernel's symbols (kallsyms), NULL if none were read. */
+const struct btfi_ksyms *trace_kernel_ksyms(const struct trace_kernel *tk);
 /* Called after each object's sites of a function were appended to the
  * list (from index `from`), with that object's BTF. */
 typedef int (*trace_kernel_prep_fn)(void *ctx, size_t from, const struct btf *btf);

@@ -257,9 +257,10 @@ def entry_key_args(params, n=3):
 
 
 def entry_key(params, evt, enum_vals):
-    """An entry event's key (as ool_calls's): its raw first arguments,
+    """An entry event's key (as ool_calls's): its return address (the same
+    in both runs: setarch -R, one binary), then its raw first arguments,
     None where trace printed none."""
-    out = []
+    out = [int(evt["ret"], 16) if evt.get("ret") else None]
     for k, _, size, kind in entry_key_args(params):
         v = evt["args"].get(params[k]["name"])
         if isinstance(v, str):
@@ -657,9 +658,9 @@ class Compiler:
 
     def ool_calls(self, funcs, params_of):
         """Out-of-line calls at -O2, in order per function: [[symbol, call
-        line, key]] (key: the first integer/pointer arguments at the entry,
-        see entry_key; pairs them with trace's entry events when the counts
-        differ).
+        line, key]] (key: the return address and the first integer/pointer
+        arguments at the entry, see entry_key; pairs them with trace's entry
+        events when the counts differ).
 
         perf probe (the kernel's uprobe tracer, not bpftrace: Debian's
         bpftrace cannot probe inside a function) at the entry of each
@@ -710,7 +711,7 @@ class Compiler:
                 else:
                     at = None
                 pending = None
-                key = tuple(v & ((1 << (8 * size)) - 1) for (_, _, size, _), v in zip(kargs[i], regs))
+                key = (ret,) + tuple(v & ((1 << (8 * size)) - 1) for (_, _, size, _), v in zip(kargs[i], regs))
                 seq.append((i, at, key))
             lines_of = symbolize(self.enc, [a for _, a, _ in seq if a is not None])
             for i, at, key in seq:

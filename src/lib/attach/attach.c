@@ -97,6 +97,10 @@ __u32 btfi_spec_flags(const struct btfi_attach_site *s, bool kernel)
 
 	if (s->cond)	/* the BPF side tests it: bpf_inline_site_is_call() */
 		f |= BTFI_SPEC_CC_FLAGS(s->cond - 1);
+	/* a function's first instruction (a clone's too): its return address,
+	 * bpf_inline_site_ret() */
+	if (s->entry || (!s->cond && s->func && btfi_label_is_entry(s->label, s->func)))
+		f |= BTFI_SPEC_ENTRY;
 	return f;
 }
 

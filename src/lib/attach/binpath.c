@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include "procmaps.h"
 #include "attach/attach.h"
 #include "elf_file.h"
 #include "log.h"
@@ -92,27 +93,24 @@ static int cands_pick(struct cands *c, const char *name, const char *where, char
 	return -EINVAL;
 }
 
+struct maps_ctx {
+	const char *name;
+	struct cands *c;
+};
+
+static int maps_cand(const struct btfi_procmap *m, void *ctx)
+{
+	struct maps_ctx *mc = ctx;
+
+	cands_add(mc->c, mc->name, m->path);
+	return 0;
+}
+
 static void from_maps(int pid, const char *name, struct cands *c)
 {
-	char fn[64], line[4096 + 128];
-	FILE *f;
+	struct maps_ctx mc = { name, c };
 
-	snprintf(fn, sizeof(fn), "/proc/%d/maps", pid);
-	f = fopen(fn, "re");
-	if (!f)
-		return;
-	/* addr perms offset dev inode path */
-	while (fgets(line, sizeof(line), f)) {
-		char *path = strchr(line, '/');
-
-		if (!path)
-			continue;
-		path[strcspn(path, "\n")] = 0;
-		if (strstr(path, " (deleted)"))
-			continue;
-		cands_add(c, name, path);
-	}
-	fclose(f);
+	btfi_procmaps(pid, maps_cand, &mc);
 }
 
 /* `ldconfig -p`: "\tlibc.so.6 (libc6,x86-64) => /lib/x86_64-linux-gnu/libc.so.6" */
