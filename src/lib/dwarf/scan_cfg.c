@@ -1908,17 +1908,23 @@ static bool line0_only(struct scan_cfg *c, uint32_t e, uint32_t stamp)
  * field: gcc's sqlite3FindCollSeq with zColl NULL is `p = db->pDfltColl`,
  * one load), rather than set a constant (`xor %eax,%eax`, shared with the
  * caller's 0) or copy a register? */
-static bool loads(struct scan_cfg *c, uint32_t i)
+static bool loads_from(struct scan_cfg *c, uint32_t i, int *base)
 {
-	int dst, base;
+	int dst;
 	int64_t disp;
 	uint32_t bytes;
 	bool sgn;
 
 	return decode_at(c, c->insns[i].addr) &&
-	       btfi_insn_load(c->dec, &dst, &base, &disp, &bytes, &sgn);
+	       btfi_insn_load(c->dec, &dst, base, &disp, &bytes, &sgn);
 }
 
+static bool loads(struct scan_cfg *c, uint32_t i)
+{
+	int base;
+
+	return loads_from(c, i, &base);
+}
 
 /* The instance's range that holds addr (that starts at addr if starts),
  * NONE if none. */
@@ -1936,13 +1942,9 @@ static bool tail_call(const struct scan_cfg *c, uint32_t i);
  * value kept across a call)? */
 static bool reload(struct scan_cfg *c, uint32_t i)
 {
-	int dst, base;
-	int64_t disp;
-	uint32_t bytes;
-	bool sgn;
+	int base;
 
-	return decode_at(c, c->insns[i].addr) &&
-	       btfi_insn_load(c->dec, &dst, &base, &disp, &bytes, &sgn) && base == 7;
+	return loads_from(c, i, &base) && base == 7;	/* DWARF 7: %rsp */
 }
 
 /* The one instruction of work (a tail call counts) in the instance's
