@@ -58,6 +58,12 @@
 #     NULL in each pattern: one copy_from_user event in core_sys_select per
 #     set passed, from = that set's address, none for a NULL one, though
 #     the caller's jne's into the body run for every select;
+# 14. a call folded to a lone jump: retry_estale in do_faccessat after N
+#     access(X_OK) on a noexec mount (path_noexec's EACCES way: `jmp`
+#     to the join line 489's own jmp takes, probed since 2026-12-07), K
+#     access(W_OK) on a read-only mount (EROFS way) and J access(F_OK)
+#     (res == 0: the call folded to nothing, no code, no event): N + K
+#     events from that pid, N of them error=-13;
 #  6. a site kprobes cannot take (get_stack_guard_info is inlined once into
 #     exc_double_fault, which the kernel's kprobe blacklist holds, and once
 #     elsewhere): all-or-none refuses the function naming the site,
@@ -131,6 +137,9 @@ PY
 # 10. a copy on a way out of a loop: futex(FUTEX_WAKE_OP), valid and unknown ops
 gcc -O2 -static -Wall -Wextra -o "$KOUT/futexop" "$KTOP/tests/kernel/futexop.c" || fail "building tests/kernel/futexop.c"
 fn=$((2 + RANDOM % 4)); fm=$((1 + RANDOM % 4))
+# 14. a call folded to a lone jump: access() on noexec and read-only mounts
+gcc -O2 -static -Wall -Wextra -o "$KOUT/access" "$KTOP/tests/kernel/access.c" || fail "building tests/kernel/access.c"
+an=$((2 + RANDOM % 4)); ak=$((1 + RANDOM % 4)); aj=$((1 + RANDOM % 3))
 # 13. sites on a branch: copy_from_iter's in kernfs_fop_write_iter,
 # copy_from_user's in core_sys_select (the offsets in the caller of FUNC's
 # sites on a branch, from dump of the blob)
@@ -260,6 +269,15 @@ sleep 0.3
 kill -TERM \$pid; wait \$pid; echo "RC run16 \$?"
 leftover run16
 
+# run 17: retry_estale's folded copies in do_faccessat
+mkdir -p nx ro && mount -t tmpfs -o noexec tmpfs nx && mount -t tmpfs tmpfs ro &&
+	: >nx/f && chmod 755 nx/f && : >ro/f && mount -o remount,ro ro || echo "access mounts failed"
+start run17 --best-effort --no-entry retry_estale
+./access nx/f $an ro/f $ak $aj
+sleep 0.3
+kill -TERM \$pid; wait \$pid; echo "RC run17 \$?"
+leftover run17
+
 # run 8: a blacklisted site (noinstr text): refused, then best effort
 \$B -d 0.3 get_stack_guard_info >run8.out 2>run8.err; echo "RC run8 \$?"
 \$B -d 0.3 --best-effort get_stack_guard_info >run9.out 2>run9.err; echo "RC run9 \$?"
@@ -277,14 +295,15 @@ leftover kattach
 grep -v '^#' \$T/trace | sed -E 's/^.* [0-9]+\.[0-9]+: ([A-Za-z0-9_]+): /EV \1: /'
 echo >\$T/kprobe_events
 echo "KLIST-BEGIN"; cat \$L; echo "KLIST-END"
-for n in run1 run2 run3 run4 run5 run6 run7 run8 run9 run10 run11 run12 run13 run14 run15 run16; do
+for n in run1 run2 run3 run4 run5 run6 run7 run8 run9 run10 run11 run12 run13 run14 run15 run16 run17; do
 	sed "s/^/\$n: /" \$n.out; sed "s/^/\$n-err: /" \$n.err
 done
 EOS
 files=("$BTFINLINE:btfinline" "$blob:k.blob" "$KOUT/wrong.blob:wrong.blob" "$KOUT/bad.btf:bad.btf"
        "$btf:vmlinux.btf" "$KOUT/kprobes:kprobes" "$KTOP/tests/kernel/workload.sh:workload.sh" "$odirect:odirect" "$KOUT/kattach:kattach"
        "$KOUT/ia32:ia32" "$KOUT/msgctl:msgctl" "$KOUT/preadv:preadv" "$KOUT/ringfd:ringfd"
-       "$KOUT/futexop:futexop" "$KOUT/parts.img:parts.img" "$KOUT/selectfds:selectfds")
+       "$KOUT/futexop:futexop" "$KOUT/parts.img:parts.img" "$KOUT/selectfds:selectfds"
+       "$KOUT/access:access")
 [ -n "$bpftool" ] && files+=("$bpftool:bpftool")
 vm_run "${files[@]}"
 o=$KOUT/out
@@ -404,6 +423,17 @@ n=$(echo "$ev" | grep -c . || true)
 [ "$n" = $((fn + fm)) ] || fail "run13: $n double_unlock_hb events in futex_wake_op for $((fn + fm)) calls ($fn ops done, $fm ENOSYS); events: $ev"
 echo "ok: double_unlock_hb in futex_wake_op: $n events for $fn + $fm calls (the ENOSYS way's copy probed)"
 
+# --- 14. a call folded to a lone jump: retry_estale in do_faccessat
+expect_line "$o" "^access pid [0-9]+ eacces $an erofs $ak ok $aj\$"
+expect_line "$o" "^RC run17 0\$"
+apid=$(sed -nE 's/^access pid ([0-9]+) .*/\1/p' "$o")
+ev=$(grep -E "^run17: [0-9.-]+ $apid retry_estale do_faccessat\+0x[0-9a-f]+ " "$o" || true)
+n=$(echo "$ev" | grep -c . || true)
+ne=$(echo "$ev" | grep -c " error=-13 " || true)
+[ "$n" = $((an + ak)) ] && [ "$ne" = "$an" ] ||
+	fail "run17: $n retry_estale events in do_faccessat ($ne with error=-13) for $an EACCES + $ak EROFS calls and $aj that return 0; events: $ev"
+echo "ok: retry_estale in do_faccessat: $n events for $an EACCES + $ak EROFS calls, none for $aj successful ones"
+
 # --- 11. a constant address from the code: KASLR's runtime address
 expect_line "$o" "^RC run14 0\$"
 ksym=$(sed -nE 's/^KSYM ([0-9a-f]+) . init_task$/\1/p' "$o")
@@ -470,7 +500,7 @@ expect_line "$o" "^run9-err: btfinline: kernel: get_stack_guard_info: 1 site ski
 echo "ok: get_stack_guard_info: blacklisted site refused by default, the other attached with --best-effort"
 
 # --- 4. nothing left behind
-for r in run1 run2 run3 run6 run7 run9 run10 run11 run12 run13 run14 run15 run16 kattach; do
+for r in run1 run2 run3 run6 run7 run9 run10 run11 run12 run13 run14 run15 run16 run17 kattach; do
 	expect_line "$o" "^LEFT $r kprobes=0 progs=0 links=0\$"
 done
 n=$(grep -E '^KPROBES-DURING-RUN1 ' "$o" | awk '{ print $2 }')
