@@ -151,6 +151,14 @@ expect "pcibios_err_to_errno in pci_user_read_config_byte: the test and the fold
 # (scan_cfg.c way_kept()).
 expect "spin_unlock_bh at syscall.c:4850 in __sys_bpf: its three copies" \
 	"$(probes spin_unlock_bh __sys_bpf syscall.c:4850)" "0xffffffff811ffd73 0xffffffff81200a16 0xffffffff81200b26 "
+# arch_irqs_disabled_flags(flags) in refill_obj_stock's local_irq_restore:
+# on the cached-objcg way GCC computes it once, `and $0x200,%r12d`
+# (0xffffffff81338c8f), before a branch to two copies of the `test`; a
+# computation on registers alone is a copy of the same bytes elsewhere in
+# the instance (scan_cfg.c lone_copy()): one probe there covers both ways,
+# where before only one of them had one.
+expect "arch_irqs_disabled_flags in refill_obj_stock: one probe per way" \
+	"$(probes arch_irqs_disabled_flags refill_obj_stock)" "0xffffffff81338c4e 0xffffffff81338c8f 0xffffffff81338cc5 "
 # --entry-rows: the instances whose copies lack a probe are the --sites
 # lines that name one (`unprobed-copy ADDR`), as many as the JSON says.
 n=$(printf '%s\n' "$all" | grep -c ' unprobed-copy 0x')

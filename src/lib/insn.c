@@ -330,6 +330,29 @@ bool btfi_insn_mem(struct btfi_insn_dec *d)
 	return false;
 }
 
+bool btfi_insn_regs_only(struct btfi_insn_dec *d)
+{
+	const cs_insn *in = d->insn;
+	const cs_detail *dt = in->detail;
+	const cs_x86 *x = &dt->x86;
+
+	if (in_group(dt, CS_GRP_CALL) || in_group(dt, CS_GRP_JUMP) || in_group(dt, CS_GRP_RET) ||
+	    in->id == X86_INS_NOP || !x->op_count)
+		return false;
+	for (uint8_t i = 0; i < x->op_count; i++)
+		if (x->operands[i].type == X86_OP_MEM)
+			return false;
+	/* push, pop, string instructions: memory through implicit registers */
+	for (uint8_t i = 0; i < dt->regs_read_count; i++)
+		if (dt->regs_read[i] == X86_REG_RSP || dt->regs_read[i] == X86_REG_RSI ||
+		    dt->regs_read[i] == X86_REG_RDI)
+			return false;
+	for (uint8_t i = 0; i < dt->regs_write_count; i++)
+		if (dt->regs_write[i] == X86_REG_RSP)
+			return false;
+	return true;
+}
+
 bool btfi_insn_affine(struct btfi_insn_dec *d, struct btfi_insn_affine *out)
 {
 	const cs_insn *in = d->insn;

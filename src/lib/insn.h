@@ -100,6 +100,9 @@ bool btfi_insn_store(struct btfi_insn_dec *d, int *base, int64_t *disp, uint32_t
  * (a load, a store, a read-modify-write such as `incl %gs:x` or `bt r,m`;
  * not lea, not a nop, not at %rsp: a spill is the caller's) or call? */
 bool btfi_insn_mem(struct btfi_insn_dec *d);
+/* Does the instruction last decoded read and write registers only (no
+ * memory operand, explicit or implicit, no call, jump or return)? */
+bool btfi_insn_regs_only(struct btfi_insn_dec *d);
 /* dst = (src + off) as the instruction last decoded computes it
  * (btfi_insn_affine()): `bytes` of the result are written (4: zero-extended
  * to 64 bits); ext != 0: only src's low ext bytes are read, extended per

@@ -1987,13 +1987,23 @@ static uint32_t range_one(struct scan_cfg *c, uint32_t k, bool reloads)
  * __libc_dynarray_at_failure` in a range DWARF gives it too; calls to
  * different functions match by shape alone (strncpy_from_bpfptr's
  * user and kernel arms). */
+static bool reg_only(struct scan_cfg *c, uint32_t i);
+
 static bool lone_copy(struct scan_cfg *c, uint32_t i)
 {
-	bool tc = tail_call(c, i), plain;
+	bool tc = tail_call(c, i), plain, calc = false;
 	uint32_t k, j, mine;
 
-	if (!tc && (!decode_at(c, c->insns[i].addr) || !btfi_insn_mem(c->dec)))
-		return false;
+	if (!tc && (!decode_at(c, c->insns[i].addr) || !btfi_insn_mem(c->dec))) {
+		/* a computation on registers (not a copy, a constant or a
+		 * register plus one: an argument's setup, or GCC's `xor
+		 * %eax,%eax` shared with the caller) is a copy of the same
+		 * bytes only */
+		if (c->insns[i].flow != BTFI_FLOW_NEXT || c->insns[i].reloc || !c->insns[i].code ||
+		    !decode_at(c, c->insns[i].addr) || !btfi_insn_regs_only(c->dec) || reg_only(c, i))
+			return false;
+		calc = true;
+	}
 	mine = range_of(c, c->insns[i].addr, false);
 	if (mine == NONE || range_one(c, mine, true) != i)
 		return false;
@@ -2009,6 +2019,12 @@ static bool lone_copy(struct scan_cfg *c, uint32_t i)
 			return true;
 		if (tc || !plain || (j = range_one(c, k, false)) == NONE || j == i)
 			continue;
+		if (calc) {
+			if (c->insns[j].len == c->insns[i].len && c->insns[j].code && !c->insns[j].reloc &&
+			    !memcmp(c->insns[j].code, c->insns[i].code, c->insns[i].len))
+				return true;
+			continue;
+		}
 		if (shape_of(c, j) == shape_of(c, i) ||
 		    (c->insns[i].flow == BTFI_FLOW_CALL && tail_call(c, j) &&
 		     c->insns[j].target == c->insns[i].target))
