@@ -200,6 +200,9 @@ static void symbolize(struct trace_caller *c, int pid, uint64_t ret, bool at, ui
 
 		if (s)
 			snprintf(caller, clen, "%s+0x%llx", s->name, (unsigned long long)(ret - s->addr));
+		else if ((s = btfi_ksyms_any_mod_by_addr(c->o.ks, ret)))
+			snprintf(caller, clen, "%s+0x%llx [%s]", s->name, (unsigned long long)(ret - s->addr),
+				 s->mod);
 		return;
 	}
 	/* a call from the traced binary itself: its load bias is the hit's */

@@ -388,6 +388,23 @@ const struct btfi_ksym *btfi_ksyms_mod_by_addr(const struct btfi_ksyms *ks, cons
 	return best;
 }
 
+const struct btfi_ksym *btfi_ksyms_any_mod_by_addr(const struct btfi_ksyms *ks, uint64_t addr)
+{
+	const struct btfi_ksym *best = NULL;
+
+	/* modules lie in allocations of their own: the nearest text symbol
+	 * below addr, any module, is the one of the module addr is in */
+	for (size_t i = 0; i < ks->mcnt; i++) {
+		const struct btfi_ksym *s = &ks->msyms[i];
+
+		if (is_text(s->type) && s->addr <= addr &&
+		    (!best || best->addr < s->addr || (best->addr == s->addr && best->name[0] == '_' &&
+							s->name[0] != '_')))
+			best = s;
+	}
+	return best;
+}
+
 size_t btfi_ksyms_mods_with(const struct btfi_ksyms *ks, const char *name, const char **mods,
 			    size_t max)
 {

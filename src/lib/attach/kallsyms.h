@@ -64,6 +64,9 @@ size_t btfi_ksyms_mod_cnt(const struct btfi_ksyms *ks, const char *mod);
 /* The k-th symbol named `name` in module `mod` (by address), NULL if none. */
 const struct btfi_ksym *btfi_ksyms_mod_by_name_nth(const struct btfi_ksyms *ks, const char *mod,
 						   const char *name, int k);
+/* Text symbol of any loaded module with the greatest address <= addr
+ * (NULL: none), for an address known to be in some module's code. */
+const struct btfi_ksym *btfi_ksyms_any_mod_by_addr(const struct btfi_ksyms *ks, uint64_t addr);
 /* The loaded modules (at most max) with a text symbol named `name`;
  * returns how many (pointers into ks). */
 size_t btfi_ksyms_mods_with(const struct btfi_ksyms *ks, const char *name, const char **mods,
