@@ -3726,10 +3726,11 @@ static uint32_t loop_exits(struct scan_cfg *c, uint32_t stamp, uint16_t D, uint3
  * a cluster and again at 0xffffffff812f55c5 on its way without, both
  * going on into the body at 0xffffffff812f54dd. Such a copy is the
  * instance's own test ending a block at depth D (own_test()), of the
- * same kinds of instruction as an entry's test, one of its ways the entry test's way into more of the body, and
- * on no path with a way in or a probed edge (neither runs after the
- * other in a pass): it runs once for each call that takes its way.
- * Copies into pre[n..max); the new n.
+ * same kinds of instruction as an entry's test, one of its ways the
+ * entry test's one way into more of the body, and on no path with a way
+ * in or a probed edge (neither runs after the other in a pass): it runs
+ * once for each call that takes its way. Copies into pre[n..max); the
+ * new n.
  */
 static uint32_t test_copies(struct scan_cfg *c, uint32_t stamp, uint16_t D, uint32_t *pre,
 			    uint32_t n, const uint32_t *ej, uint32_t nej, uint32_t max)
@@ -3737,21 +3738,23 @@ static uint32_t test_copies(struct scan_cfg *c, uint32_t stamp, uint16_t D, uint
 	uint32_t n0 = n, k, j, r, i;
 
 	for (k = 0; k < n0; k++) {
-		uint32_t eb = c->insns[pre[k]].blk, t = own_test(c, eb, stamp), in = NONE;
+		uint32_t eb = c->insns[pre[k]].blk, t = own_test(c, eb, stamp), in = NONE, nin = 0;
 		const struct cfg_block *bl = &c->blocks[eb];
 
 		if (t == NONE || t < pre[k] || ext_depth(c, eb, stamp) != D)
 			continue;
+		/* the test's one way into more of the body */
 		for (j = 0; j < bl->nsucc; j++) {
 			uint32_t s = c->succs[bl->succ + j];
 
 			if (!(s & BACK) && c->imark[c->blocks[s].first] == stamp)
-				in = in == NONE ? s : NONE - 1;
+				in = s, nin++;
 		}
-		if (in >= NONE - 1)
+		if (nin != 1)
 			continue;
 		for (r = 0; r < c->nr; r++)
-			for (i = lower_insn(c, c->r[r].lo); i < c->ninsns && c->insns[i].addr < c->r[r].hi && n < max; i++) {
+			for (i = lower_insn(c, c->r[r].lo);
+			     i < c->ninsns && c->insns[i].addr < c->r[r].hi && n < max; i++) {
 				const struct cfg_block *xb = &c->blocks[c->insns[i].blk];
 				uint32_t x;
 
@@ -3761,7 +3764,8 @@ static uint32_t test_copies(struct scan_cfg *c, uint32_t stamp, uint16_t D, uint
 				    ((c->succs[xb->succ] & ~BACK) != in && (c->succs[xb->succ + 1] & ~BACK) != in))
 					continue;
 				for (j = 0; j < n; j++)
-					if (pre[j] == x || reaches(c, x, pre[j], stamp, D) || reaches(c, pre[j], x, stamp, D))
+					if (pre[j] == x || reaches(c, x, pre[j], stamp, D) ||
+					    reaches(c, pre[j], x, stamp, D))
 						break;
 				if (j < n)
 					continue;
