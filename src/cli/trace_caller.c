@@ -17,6 +17,7 @@
 #include <string.h>
 #include "attach/kallsyms.h"
 #include "attach/procmaps.h"
+#include "dwarf/u64map.h"
 #include "elf_file.h"
 #include "trace_caller.h"
 #include "trace_sym.h"
@@ -34,8 +35,8 @@ struct map {
 
 struct memo {
 	int pid;
-	uint64_t ret;
-	char *caller, *line;	/* caller NULL: a free slot */
+	uint32_t next;		/* 1 + another process's entry at this ret, 0: none */
+	char *caller, *line;
 };
 
 #define MEMO_MAX	(1u << 16)	/* then forgotten and begun again */
@@ -48,8 +49,9 @@ struct trace_caller {
 	size_t nmaps;
 	struct obj *objs;
 	size_t nobjs;
-	struct memo *memo;		/* open addressing, memo_cap a power of 2 */
-	size_t nmemo, memo_cap;
+	struct memo *memo;
+	uint32_t nmemo, memo_cap;
+	struct u64map memo_at;		/* ret -> 1 + its latest memo entry */
 };
 
 struct trace_caller *trace_caller_new(const struct trace_caller_opts *o)
@@ -66,13 +68,15 @@ struct trace_caller *trace_caller_new(const struct trace_caller_opts *o)
 
 static void memo_clear(struct trace_caller *c)
 {
-	for (size_t i = 0; i < c->memo_cap; i++) {
+	for (uint32_t i = 0; i < c->nmemo; i++) {
 		free(c->memo[i].caller);
 		free(c->memo[i].line);
 	}
 	free(c->memo);
+	u64map_free(&c->memo_at);
 	c->memo = NULL;
 	c->nmemo = c->memo_cap = 0;
+	c->memo_at = (struct u64map){ 0 };
 }
 
 void trace_caller_free(struct trace_caller *c)
@@ -136,37 +140,32 @@ static void read_maps(struct trace_caller *c, int pid)
 	btfi_procmaps(pid, add_map, c);
 }
 
-static const struct map *map_at(struct trace_caller *c, int pid, uint64_t a)
+static const struct map *find_map(const struct trace_caller *c, uint64_t a)
 {
-	for (int pass = 0; pass < 2; pass++) {
-		if (pass || c->pid != pid)
-			read_maps(c, pid);	/* mapped since: read again once */
-		for (size_t i = 0; i < c->nmaps; i++)
-			if (a >= c->maps[i].start && a < c->maps[i].end)
-				return &c->maps[i];
-		if (c->pid == pid && pass == 0 && !c->nmaps)
-			break;		/* gone: nothing to read again */
-	}
+	for (size_t i = 0; i < c->nmaps; i++)
+		if (a >= c->maps[i].start && a < c->maps[i].end)
+			return &c->maps[i];
 	return NULL;
 }
 
-/* The loadable segment's address of file offset off; false if none. */
-static bool off_vaddr(const struct btfi_elf_info *ei, uint64_t off, uint64_t *vaddr)
+static const struct map *map_at(struct trace_caller *c, int pid, uint64_t a)
 {
-	for (size_t i = 0; i < ei->nsegs; i++)
-		if (off >= ei->segs[i].off && off < ei->segs[i].off + ei->segs[i].memsz) {
-			*vaddr = off - ei->segs[i].off + ei->segs[i].vaddr;
-			return true;
-		}
-	return false;
+	const struct map *m;
+
+	if (c->pid != pid)
+		read_maps(c, pid);
+	if ((m = find_map(c, a)) || !c->nmaps)	/* none: the process is gone */
+		return m;
+	read_maps(c, pid);	/* mapped since they were read */
+	return find_map(c, a);
 }
 
-static bool in_segs(const struct btfi_elf_info *ei, uint64_t va)
+/* "file+0xaddr": an address in object o that no symbol names */
+static void obj_off(const struct obj *o, uint64_t a, char *buf, size_t len)
 {
-	for (size_t i = 0; i < ei->nsegs; i++)
-		if (va >= ei->segs[i].vaddr && va < ei->segs[i].vaddr + ei->segs[i].memsz)
-			return true;
-	return false;
+	const char *b = strrchr(o->path, '/');
+
+	snprintf(buf, len, "%s+0x%llx", b ? b + 1 : o->path, (unsigned long long)a);
 }
 
 /* "sym+0xoff" (else "file+0xva") of va in o; the call's line if o is the
@@ -175,11 +174,8 @@ static void label(struct trace_caller *c, const struct obj *o, uint64_t va, char
 		  size_t clen, char *line, size_t llen)
 {
 	btfi_elf_label(&o->ei, va, caller, clen);
-	if (caller[0] == '0') {		/* no symbol: the object and its address */
-		const char *b = strrchr(o->path, '/');
-
-		snprintf(caller, clen, "%s+0x%llx", b ? b + 1 : o->path, (unsigned long long)va);
-	}
+	if (caller[0] == '0')		/* no symbol */
+		obj_off(o, va, caller, clen);
 	/* the call instruction ends at the return address */
 	if (o->traced && c->o.sym)
 		trace_sym_where(c->o.sym, va - 1, NULL, line, llen);
@@ -190,7 +186,7 @@ static void symbolize(struct trace_caller *c, int pid, uint64_t ret, bool at, ui
 {
 	const struct map *m;
 	const struct obj *o;
-	uint64_t va;
+	uint64_t va, off;
 	size_t oi;
 
 	*line = 0;
@@ -207,92 +203,54 @@ static void symbolize(struct trace_caller *c, int pid, uint64_t ret, bool at, ui
 	}
 	/* a call from the traced binary itself: its load bias is the hit's */
 	if (at && *c->traced && (oi = obj_index(c, c->traced)) != SIZE_MAX && c->objs[oi].ok &&
-	    in_segs(&c->objs[oi].ei, ret - bias)) {
+	    !btfi_elf_vaddr_to_off(&c->objs[oi].ei, ret - bias, &off)) {
 		label(c, &c->objs[oi], ret - bias, caller, clen, line, llen);
 		return;
 	}
 	if (!(m = map_at(c, pid, ret)))
 		return;
 	o = &c->objs[m->obj];
-	if (!o->ok || !off_vaddr(&o->ei, ret - m->start + m->off, &va)) {
-		const char *b = strrchr(o->path, '/');
-
-		snprintf(caller, clen, "%s+0x%llx", b ? b + 1 : o->path,
-			 (unsigned long long)(ret - m->start + m->off));
-		return;
-	}
-	label(c, o, va, caller, clen, line, llen);
-}
-
-static uint64_t memo_hash(int pid, uint64_t ret)
-{
-	uint64_t h = ret ^ ((uint64_t)(unsigned)pid << 47);
-
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdULL;
-	return h ^ (h >> 33);
+	off = ret - m->start + m->off;
+	if (o->ok && !btfi_elf_off_to_vaddr(&o->ei, off, &va))
+		label(c, o, va, caller, clen, line, llen);
+	else
+		obj_off(o, off, caller, clen);
 }
 
 static void caller_of(struct trace_caller *c, int pid, uint64_t ret, bool at, uint64_t bias,
 		      const char **caller, const char **line)
 {
-	static const char *const unknown = "";
 	char cb[256], lb[256];
+	uint32_t head = 0, i;
 	struct memo *e;
-	size_t i;
 
-	*caller = *line = unknown;
+	*caller = *line = "";
 	if (c->o.ks)
 		pid = 0;	/* one kernel */
-	if (c->nmemo * 2 >= c->memo_cap) {
-		size_t ncap = c->memo_cap ? c->memo_cap * 2 : 256;
-		struct memo *nm;
-
-		if (ncap > MEMO_MAX) {
-			memo_clear(c);
-			ncap = 256;
-		}
-		if (!(nm = calloc(ncap, sizeof(*nm))))
-			return;
-		for (i = 0; i < c->memo_cap; i++) {
-			struct memo *o = &c->memo[i];
-			size_t j;
-
-			if (!o->caller)
-				continue;
-			for (j = memo_hash(o->pid, o->ret) & (ncap - 1); nm[j].caller; j = (j + 1) & (ncap - 1))
-				;
-			nm[j] = *o;
-		}
-		free(c->memo);
-		c->memo = nm;
-		c->memo_cap = ncap;
+	if (u64map_get(&c->memo_at, ret, &head))
+		for (i = head; i; i = c->memo[i - 1].next)
+			if (c->memo[i - 1].pid == pid) {
+				*caller = c->memo[i - 1].caller;
+				*line = c->memo[i - 1].line;
+				return;
+			}
+	if (c->nmemo == MEMO_MAX) {
+		memo_clear(c);
+		head = 0;
 	}
-	for (i = memo_hash(pid, ret) & (c->memo_cap - 1); c->memo[i].caller; i = (i + 1) & (c->memo_cap - 1))
-		if (c->memo[i].pid == pid && c->memo[i].ret == ret)
-			goto found;
+	if (GROW(c->memo, c->memo_cap, c->nmemo + 1))
+		return;
 	symbolize(c, pid, ret, at, bias, cb, sizeof(cb), lb, sizeof(lb));
-	e = &c->memo[i];
-	e->caller = strdup(cb);
-	e->line = strdup(lb);
-	if (!e->caller || !e->line) {
+	e = &c->memo[c->nmemo];
+	*e = (struct memo){ .pid = pid, .next = head, .caller = strdup(cb), .line = strdup(lb) };
+	if (!e->caller || !e->line || u64map_put(&c->memo_at, ret, c->nmemo + 1)) {
 		free(e->caller);
 		free(e->line);
-		e->caller = e->line = NULL;
 		return;
 	}
-	e->pid = pid;
-	e->ret = ret;
 	c->nmemo++;
-found:
-	*caller = c->memo[i].caller;
-	*line = c->memo[i].line;
-}
-
-void trace_caller_of(struct trace_caller *c, int pid, uint64_t ret, const char **caller,
-		     const char **line)
-{
-	caller_of(c, pid, ret, false, 0, caller, line);
+	*caller = e->caller;
+	*line = e->line;
 }
 
 void trace_caller_at(struct trace_caller *c, int pid, uint64_t ret, uint64_t ip, uint64_t vaddr,

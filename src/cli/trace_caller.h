@@ -20,18 +20,17 @@ struct trace_caller_opts {
 struct trace_caller *trace_caller_new(const struct trace_caller_opts *o);
 void trace_caller_free(struct trace_caller *c);
 /*
- * The call that returns to `ret` in process pid: *caller "sym+0xoff" of
- * the return address in the object mapped there ("file+0xvaddr" without
- * a symbol, "0xaddr" outside any file), *line the call's "file:line" when
- * that object is the traced binary and its DWARF says, else "". Both
- * owned by c. User space reads /proc/PID/maps: a process that exited
- * before its hit is printed has only "0xaddr".
+ * The call that returns to `ret` in process pid, whose hit was at ELF
+ * address vaddr of the traced binary with instruction pointer ip (0:
+ * unknown): *caller "sym+0xoff" of the return address in the object
+ * mapped there ("file+0xvaddr" without a symbol, "0xaddr" outside any
+ * file; in the kernel, kallsyms' "sym+0xoff", "[module]" after a
+ * module's), *line the call's "file:line" when that object is the traced
+ * binary and its DWARF says, else "". Both owned by c, valid until the
+ * next call. A return address into the traced binary needs no maps (a
+ * process gone by the time its hit is printed); others are looked up in
+ * /proc/PID/maps.
  */
-void trace_caller_of(struct trace_caller *c, int pid, uint64_t ret, const char **caller,
-		     const char **line);
-/* The same, knowing the hit was at ELF address vaddr of the traced binary
- * with instruction pointer ip: a return address into that binary needs
- * no maps (a process gone by the time its hit is printed). */
 void trace_caller_at(struct trace_caller *c, int pid, uint64_t ret, uint64_t ip, uint64_t vaddr,
 		     const char **caller, const char **line);
 #endif

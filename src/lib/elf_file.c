@@ -398,6 +398,17 @@ int btfi_elf_vaddr_to_off(const struct btfi_elf_info *ei, uint64_t vaddr, uint64
 	return -ENOENT;
 }
 
+int btfi_elf_off_to_vaddr(const struct btfi_elf_info *ei, uint64_t off, uint64_t *vaddr)
+{
+	for (size_t i = 0; i < ei->nsegs; i++) {
+		if (off >= ei->segs[i].off && off < ei->segs[i].off + ei->segs[i].memsz) {
+			*vaddr = off - ei->segs[i].off + ei->segs[i].vaddr;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
 int btfi_elf_sec_addr(const struct btfi_elf_info *ei, const char *name, uint64_t *addr)
 {
 	for (size_t i = 0; i < ei->nsecs; i++) {

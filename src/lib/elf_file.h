@@ -87,6 +87,8 @@ void btfi_elf_info_free(struct btfi_elf_info *ei);
 int btfi_elf_info_debug_syms(struct btfi_elf_info *ei, const char *debug_file,
 			     const struct btfi_log *log);
 int btfi_elf_vaddr_to_off(const struct btfi_elf_info *ei, uint64_t vaddr, uint64_t *off);
+/* The inverse: the address of file offset off in a loadable segment. */
+int btfi_elf_off_to_vaddr(const struct btfi_elf_info *ei, uint64_t off, uint64_t *vaddr);
 int btfi_elf_sec_addr(const struct btfi_elf_info *ei, const char *name, uint64_t *addr);
 /* "sym+0xoff" or "0xaddr". */
 void btfi_elf_label(const struct btfi_elf_info *ei, uint64_t addr, char *buf, size_t len);
