@@ -1994,15 +1994,19 @@ static bool lone_copy(struct scan_cfg *c, uint32_t i)
 	bool tc = tail_call(c, i), plain, calc = false;
 	uint32_t k, j, mine;
 
-	if (!tc && (!decode_at(c, c->insns[i].addr) || !btfi_insn_mem(c->dec))) {
+	if (!tc) {
+		if (!decode_at(c, c->insns[i].addr))
+			return false;
 		/* a computation on registers (not a copy, a constant or a
 		 * register plus one: an argument's setup, or GCC's `xor
 		 * %eax,%eax` shared with the caller) is a copy of the same
 		 * bytes only */
-		if (c->insns[i].flow != BTFI_FLOW_NEXT || c->insns[i].reloc || !c->insns[i].code ||
-		    !decode_at(c, c->insns[i].addr) || !btfi_insn_regs_only(c->dec) || reg_only(c, i))
-			return false;
-		calc = true;
+		if (!btfi_insn_mem(c->dec)) {
+			if (c->insns[i].flow != BTFI_FLOW_NEXT || c->insns[i].reloc || !c->insns[i].code ||
+			    !btfi_insn_regs_only(c->dec) || reg_only(c, i))
+				return false;
+			calc = true;
+		}
 	}
 	mine = range_of(c, c->insns[i].addr, false);
 	if (mine == NONE || range_one(c, mine, true) != i)
@@ -2490,7 +2494,6 @@ static bool must_reach(struct scan_cfg *c, uint32_t a, uint32_t b, uint32_t stam
 	return true;
 }
 
-static bool reg_only(struct scan_cfg *c, uint32_t i);
 static bool at_call_line(struct scan_cfg *c, uint32_t i);
 
 /* innermost() of the instance's function at instruction i, cached: the
@@ -3718,6 +3721,16 @@ static uint32_t loop_exits(struct scan_cfg *c, uint32_t stamp, uint16_t D, uint3
 	return n;
 }
 
+/* Is x one of w[0..n) or does it run before or after one in a pass? */
+static bool on_a_path(struct scan_cfg *c, uint32_t x, const uint32_t *w, uint32_t n,
+		      uint32_t stamp, uint16_t D)
+{
+	for (uint32_t j = 0; j < n; j++)
+		if (w[j] == x || reaches(c, x, w[j], stamp, D) || reaches(c, w[j], x, stamp, D))
+			return true;
+	return false;
+}
+
 /*
  * Copies of the body's first test that GCC put on another way of the
  * caller's (tail duplication, the caller's branch above the entry):
@@ -3763,16 +3776,7 @@ static uint32_t test_copies(struct scan_cfg *c, uint32_t stamp, uint16_t D, uint
 				    (x = own_test(c, c->insns[i].blk, stamp)) == NONE || !same_test(c, x, t) ||
 				    ((c->succs[xb->succ] & ~BACK) != in && (c->succs[xb->succ + 1] & ~BACK) != in))
 					continue;
-				for (j = 0; j < n; j++)
-					if (pre[j] == x || reaches(c, x, pre[j], stamp, D) ||
-					    reaches(c, pre[j], x, stamp, D))
-						break;
-				if (j < n)
-					continue;
-				for (j = 0; j < nej; j++)
-					if (reaches(c, x, ej[j], stamp, D) || reaches(c, ej[j], x, stamp, D))
-						break;
-				if (j == nej)
+				if (!on_a_path(c, x, pre, n, stamp, D) && !on_a_path(c, x, ej, nej, stamp, D))
 					pre[n++] = x;
 			}
 	}
@@ -4642,8 +4646,8 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 				 * spin_unlock_bh's copy on the idr_find() NULL way
 				 * goes on to the `mov $-ENOENT,%r9d` of the `!id`
 				 * way, a line of the instance's) */
-				if (drop == k && mi != NONE && ent[i] != mi && pre[i] != mi && ent[i] != ent[k] && !cut &&
-				    !way_kept(c, pre[i], ent[i], mi, ms, stamp, D) &&
+				if (drop == k && mi != NONE && ent[i] != mi && pre[i] != mi &&
+				    ent[i] != ent[k] && !cut && !way_kept(c, pre[i], ent[i], mi, ms, stamp, D) &&
 				    way_kept(c, pre[k], ent[k], mi, ms, stamp, D))
 					drop = i;
 				/* a view-only marker only some ways from the body's
