@@ -390,16 +390,15 @@ const struct btfi_ksym *btfi_ksyms_mod_by_addr(const struct btfi_ksyms *ks, cons
 
 const struct btfi_ksym *btfi_ksyms_any_mod_by_addr(const struct btfi_ksyms *ks, uint64_t addr)
 {
-	const struct btfi_ksym *best = NULL;
+	const struct btfi_ksym *best = NULL, *s;
+	size_t lo, hi;
 
 	/* modules lie in allocations of their own: the nearest text symbol
 	 * below addr, any module, is the one of the module addr is in */
-	for (size_t i = 0; i < ks->mcnt; i++) {
-		const struct btfi_ksym *s = &ks->msyms[i];
-
-		if (is_text(s->type) && s->addr <= addr &&
-		    (!best || best->addr < s->addr || (best->addr == s->addr && best->name[0] == '_' &&
-							s->name[0] != '_')))
+	for (size_t i = 0; i < ks->mcnt; i = hi) {
+		mod_span(ks, ks->msyms[i].mod, &lo, &hi);
+		s = btfi_ksyms_mod_by_addr(ks, ks->msyms[i].mod, addr);
+		if (s && (!best || best->addr < s->addr))
 			best = s;
 	}
 	return best;
