@@ -3,8 +3,9 @@
 # code read through its own relocations, in libdwfl's layout) against those
 # of a copy GNU ld linked: every relocation applied by ld, the module's
 # undefined symbols stubbed as functions of their own names (a call of
-# __stack_chk_fail still ends its path) and __jump_table, __ex_table and
-# __bug_table bracketed by __start_/__stop_ symbols, as in vmlinux; at
+# __stack_chk_fail still ends its path) and __jump_table, __ex_table,
+# __bug_table and .static_call_sites bracketed by __start_/__stop_
+# symbols, as in vmlinux; at
 # the kernel's module addresses, as a module loads.
 # Compared per inline instance: function, caller+offset (code past the
 # caller's symbols, its .cold part, as "cold": ld places .text.unlikely
@@ -21,6 +22,7 @@ SECTIONS {
   __jump_table : { __start___jump_table = .; KEEP(*(__jump_table)) __stop___jump_table = .; }
   __ex_table : { __start___ex_table = .; KEEP(*(__ex_table)) __stop___ex_table = .; }
   __bug_table : { __start___bug_table = .; KEEP(*(__bug_table)) __stop___bug_table = .; }
+  .static_call_sites : { __start_static_call_sites = .; KEEP(*(.static_call_sites)) __stop_static_call_sites = .; }
 } INSERT AFTER .data;
 LD
 # .text.unlikely after .text, as libdwfl and the kernel's loader place it

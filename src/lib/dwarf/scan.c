@@ -1239,10 +1239,14 @@ static int per_call(struct scan_priv *p, struct walk_ctx *ctx, Dwarf_Die *die,
 
 	memset(ch, 0, sizeof(*ch));
 	r = fn_cfg(p, ctx);
-	if (r > 0)
+	if (r > 0) {
 		scan_cfg_entries(p->cfg, p->ranges, p->nranges, p->vpts, p->nvpts, ri->entry,
-				 ri->has_entry, fallback, !p->kernel, lines_cu(p), die,
+				 ri->has_entry, fallback, lines_cu(p), die,
 				 ctx->fn_valid ? &ctx->fn : NULL, ch);
+		/* no answer: the fallback, where a probe can be */
+		if (!ch->n)
+			scan_cfg_settle(p->cfg, fallback, ch);
+	}
 	return r < 0 ? r : 0;
 }
 
@@ -2031,7 +2035,7 @@ static int do_inline(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
 			struct scan_cfg_choice alt;
 
 			scan_cfg_entries(p->cfg, p->ranges, p->nranges, p->vpts, p->nvpts, 0, false,
-					 ch.addr[0], !p->kernel, lines_cu(p), die,
+					 ch.addr[0], lines_cu(p), die,
 					 ctx->fn_valid ? &ctx->fn : NULL, &alt);
 			drop_taken_views(s, p, ctx, o->func, &alt);
 			if (alt.n && !taken_by_other(s, p, ctx, o->func, &alt)) {
@@ -2053,6 +2057,9 @@ static int do_inline(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
 			s->probe.cut += ch.cut;
 			s->probe.edges += ch.edges;
 		}
+		for (i = 0; i < (ch.n ? ch.n : 1); i++)
+			s->probe.refused_left += (!ch.n || !ch.cond[i]) &&
+				scan_cfg_refused(p->cfg, ch.n ? ch.addr[i] : site->addr);
 	}
 	if (ri.any && ri.has_entry) {
 		s->entry_pc.with_entry_pc++;
@@ -2463,6 +2470,7 @@ void btfi_scan_free(struct btfi_scan *s)
 		free(p->fnames);
 		free(p->franges);
 		free(p->xedges);
+		free(p->krefused);
 		scan_cfg_free(p->cfg);
 	}
 	free(s->dwarfs);

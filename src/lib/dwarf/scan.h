@@ -189,7 +189,8 @@ struct btfi_scan {
 		uint32_t views;			/* ... of them: view-only pieces ([X, X)
 						 * ranges: the call without code there) */
 		uint32_t nop_skipped;		/* padding skipped */
-		uint32_t refused_moved;		/* moved off an instruction uprobes refuse */
+		uint32_t refused_moved;		/* moved off an instruction the probes refuse */
+		uint32_t refused_left;		/* addresses still there: nowhere else */
 		uint32_t borrowed;		/* parameter locations from the probe's path */
 		uint32_t reg_copy;		/* ... of them: a register copied from the one
 						 * at the probe (mov R, R') */

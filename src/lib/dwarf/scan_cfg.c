@@ -304,6 +304,21 @@ static bool noreturn_at(struct scan_cfg *c, struct scan_priv *p, uint64_t target
 	return nr;
 }
 
+static bool krefused(const struct scan_priv *p, uint64_t a)
+{
+	uint32_t lo = 0, hi = p->nkrefused;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (p->krefused[mid] < a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < p->nkrefused && p->krefused[lo] == a;
+}
+
 static int decode(struct scan_cfg *c, struct scan_priv *p)
 {
 	for (uint32_t k = 0; k < c->nblocks; k++) {	/* nblocks = nranges here */
@@ -350,7 +365,9 @@ static int decode(struct scan_cfg *c, struct scan_priv *p)
 					ci->flow = BTFI_FLOW_STOP;
 				ci->nop = in.nop;
 				ci->ret = in.ret;
-				ci->refused = in.uprobe_refusal != NULL;
+				/* what the binary's probes refuse: uprobes, or
+				 * in a kernel kprobes (scan_kflow.c) */
+				ci->refused = p->kernel ? krefused(p, a) : in.uprobe_refusal != NULL;
 			}
 			a += ci->len;
 		}
@@ -368,8 +385,13 @@ static int add_succs(struct scan_cfg *c, const uint32_t *orph, uint32_t norph)
 		struct cfg_block *bl = &c->blocks[b];
 		const struct cfg_insn *last = &c->insns[bl->first + bl->n - 1];
 		uint32_t next = bl->first + bl->n, t;
+		/* a static key's `jmp` (a jump the code does not show: the
+		 * xedge) is a nop when the key flips: it falls through too
+		 * (get_target_base's timers_nohz_active in
+		 * hrtimer_start_range_ns, 0xffffffff81146755) */
 		bool falls = last->flow == BTFI_FLOW_NEXT || last->flow == BTFI_FLOW_CALL ||
-			     last->flow == BTFI_FLOW_CJUMP;
+			     last->flow == BTFI_FLOW_CJUMP ||
+			     (last->flow == BTFI_FLOW_JUMP && last->xe != NONE && c->xe[last->xe].label);
 
 		if (GROW(c->succs, c->succs_cap, c->nsuccs + 2 + norph))
 			return -ENOMEM;
@@ -391,7 +413,13 @@ static int add_succs(struct scan_cfg *c, const uint32_t *orph, uint32_t norph)
 				c->succs[c->nsuccs++] = orph[k];
 		for (uint32_t k = last->xe; k != NONE && k < c->nxe && c->xe[k].from == last->addr;
 		     k++) {
+			uint32_t j;
+
 			if ((t = find_insn(c, c->xe[k].to)) == NONE)
+				continue;
+			for (j = bl->succ; j < c->nsuccs && c->succs[j] != c->insns[t].blk; j++)
+				;
+			if (j < c->nsuccs)
 				continue;
 			if (GROW(c->succs, c->succs_cap, c->nsuccs + 1))
 				return -ENOMEM;
@@ -1744,6 +1772,54 @@ static uint32_t edge_before_loop(struct scan_cfg *c, uint32_t l, uint32_t stamp,
 	return c->blocks[from].first + c->blocks[from].n - 1;
 }
 
+/* Does block q go on to one block, but for an exception fixup its last
+ * instruction has (__switch_to's loadsegment(ss, ...): `mov %eax,%ss`)?
+ * The fault is the exception; it goes on. */
+static bool fixup_only(const struct scan_cfg *c, uint32_t q)
+{
+	const struct cfg_block *qb = &c->blocks[q];
+	const struct cfg_insn *l = &c->insns[qb->first + qb->n - 1];
+
+	return qb->nsucc == 2 && l->flow == BTFI_FLOW_NEXT && l->xe != NONE && !c->xe[l->xe].label &&
+	       (l->xe + 1 == c->nxe || c->xe[l->xe + 1].from != l->addr);
+}
+
+/*
+ * The ways into the block that instruction e begins, from outside loop l
+ * (NONE: from anywhere): the last instruction of each block that only
+ * leads there (w[k], wc[k] = 0), or the branch that also goes elsewhere
+ * (wc[k] = 1 + the condition under which it goes there). Each runs once
+ * each time its way is taken. How many, 0 if a way is neither (or more
+ * than max).
+ */
+static uint32_t ways_into(struct scan_cfg *c, uint32_t e, uint32_t l, uint32_t *w, uint8_t *wc,
+			  uint32_t max)
+{
+	uint32_t b = c->insns[e].blk, n = 0, x;
+	const struct cfg_block *bl = &c->blocks[b];
+
+	if (bl->root || bl->first != e)
+		return 0;
+	for (uint32_t k = 0; k < bl->npred; k++) {
+		uint32_t q = c->preds[bl->pred + k];
+		const struct cfg_block *qb = &c->blocks[q];
+
+		if (l != NONE && in_loop(c, q, l))
+			continue;
+		if (n == max)
+			return 0;
+		if ((qb->nsucc == 1 || fixup_only(c, q)) && (x = last_taken(c, q)) != NONE) {
+			w[n] = x;
+			wc[n++] = 0;
+		} else if ((wc[n] = edge_cond(c, q, b))) {
+			w[n++] = qb->first + qb->n - 1;
+		} else {
+			return 0;
+		}
+	}
+	return n;
+}
+
 /* Does block b leave the function (a return, a jump out of it)? A call
  * in a loop that does so never reaches the loop's exits. */
 static bool leaves(struct scan_cfg *c, uint32_t b)
@@ -1805,9 +1881,67 @@ static uint32_t after_loop(struct scan_cfg *c, uint32_t l, uint32_t *out, uint32
 	return n;
 }
 
-/* Off padding, and off instructions uprobes refuse if `refuse` (user
- * space), within the block: all of a block runs as often as any of it. */
-static uint32_t settle(struct scan_cfg *c, uint32_t i, struct scan_cfg_choice *out, bool refuse)
+/* Off padding, and off instructions the probes refuse (uprobes: a lock
+ * prefix; kprobes: a jump label, a WARN's ud2, a static call), within the
+ * block: all of a block runs as often as any of it. A jump label ends its
+ * block, so it moves back: mmap_read_unlock's tracepoint key is its first
+ * instruction. */
+/*
+ * The join after a refused jump label that ends its block with nothing
+ * before it: where its fall-through goes, if the other way (the key's
+ * code, out of line) always comes back there and nothing else leads
+ * there. It then runs once each time the label does: mmap_read_unlock's
+ * tracepoint key (__mmap_lock_trace_released) right after a branch of
+ * do_user_addr_fault's. NONE if not so.
+ */
+static uint32_t label_join(struct scan_cfg *c, uint32_t i)
+{
+	uint32_t b = c->insns[i].blk, f = NONE, o = NONE, sp = 0, mark, n = 0;
+	const struct cfg_block *bl = &c->blocks[b];
+
+	if (bl->nsucc != 2 || i != bl->first + bl->n - 1)
+		return NONE;
+	for (uint32_t k = 0; k < 2; k++) {
+		uint32_t s = c->succs[bl->succ + k];
+
+		if (s & BACK)
+			return NONE;
+		if (c->insns[c->blocks[s].first].addr == c->insns[i].addr + c->insns[i].len)
+			f = s;
+		else
+			o = s;
+	}
+	if (f == NONE || o == NONE || c->blocks[f].loop != bl->loop)
+		return NONE;
+	for (uint32_t k = 0; k < c->blocks[f].npred; k++) {
+		uint32_t q = c->preds[c->blocks[f].pred + k];
+
+		if (q != b && !dominates(c, b, q))
+			return NONE;
+	}
+	mark = ++c->stamp;
+	c->blocks[o].seen = mark;
+	c->work[sp++] = o;
+	while (sp) {
+		const struct cfg_block *x = &c->blocks[c->work[--sp]];
+
+		if (!x->nsucc || ++n > 64)
+			return NONE;
+		for (uint32_t k = 0; k < x->nsucc; k++) {
+			uint32_t s = c->succs[x->succ + k];
+
+			if (s & BACK)
+				return NONE;
+			if (s == f || c->blocks[s].seen == mark)
+				continue;
+			c->blocks[s].seen = mark;
+			c->work[sp++] = s;
+		}
+	}
+	return c->insns[c->blocks[f].first].refused ? NONE : c->blocks[f].first;
+}
+
+static uint32_t settle(struct scan_cfg *c, uint32_t i, struct scan_cfg_choice *out)
 {
 	const struct cfg_block *bl = &c->blocks[c->insns[i].blk];
 	uint32_t end = bl->first + bl->n, j;
@@ -1820,7 +1954,7 @@ static uint32_t settle(struct scan_cfg *c, uint32_t i, struct scan_cfg_choice *o
 			i = j;
 		}
 	}
-	if (!refuse || !c->insns[i].refused)
+	if (!c->insns[i].refused)
 		return i;
 	for (j = i + 1; j < end; j++)
 		if (!c->insns[j].refused && !c->insns[j].nop)
@@ -1831,10 +1965,49 @@ static uint32_t settle(struct scan_cfg *c, uint32_t i, struct scan_cfg_choice *o
 	for (j = i; j-- > bl->first;)
 		if (!c->insns[j].refused)
 			goto moved;
+	if ((j = label_join(c, i)) != NONE)
+		goto moved;
 	return i;
 moved:
 	out->refused_moved = true;
 	return j;
+}
+
+bool scan_cfg_refused(struct scan_cfg *c, uint64_t addr)
+{
+	uint32_t i;
+
+	return c->state > 0 && (i = find_insn(c, addr)) != NONE && c->insns[i].refused;
+}
+
+uint32_t scan_cfg_settle(struct scan_cfg *c, uint64_t addr, struct scan_cfg_choice *out)
+{
+	uint32_t i, j, w[SCAN_CFG_MAX_ENTRIES], nw, k;
+	uint8_t wc[SCAN_CFG_MAX_ENTRIES];
+
+	if (c->state <= 0 || (i = find_insn(c, addr)) == NONE)
+		return 0;
+	j = settle(c, i, out);
+	if (!c->insns[j].refused || !(nw = ways_into(c, j, NONE, w, wc, SCAN_CFG_MAX_ENTRIES))) {
+		if (j == i)
+			return 0;
+		out->addr[0] = c->insns[j].addr;
+		return out->n = 1;
+	}
+	/* the ways into its block, as for an entry (scan_cfg_entries()) */
+	out->n = out->edges = 0;
+	for (k = 0; k < nw; k++)
+		if (!wc[k])
+			out->addr[out->n++] = c->insns[w[k]].addr;
+	for (k = 0; k < nw; k++)
+		if (wc[k]) {
+			out->addr[out->n] = c->insns[w[k]].addr;
+			out->cond[out->n] = wc[k];
+			out->at[out->n++] = c->insns[j].addr;
+			out->edges++;
+		}
+	out->refused_moved = true;
+	return out->n;
 }
 
 /* An instruction of work: neither padding nor a jump (a branch alone
@@ -4389,7 +4562,7 @@ static bool way_kept(struct scan_cfg *c, uint32_t x, uint32_t ex, uint32_t mi, u
 
 void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t nr,
 		      const uint64_t *vp, uint32_t nvp, uint64_t marker, bool has_marker,
-		      uint64_t fallback, bool refuse, Dwarf_Die *cu, Dwarf_Die *inst,
+		      uint64_t fallback, Dwarf_Die *cu, Dwarf_Die *inst,
 		      Dwarf_Die *fn, struct scan_cfg_choice *out)
 {
 	uint32_t stamp, i, k, mi = NONE, fi, ent[SCAN_CFG_MAX_ENTRIES], pre[SCAN_CFG_MAX_ENTRIES], nent;
@@ -4539,7 +4712,7 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 			return;
 		out->locs_at = c->insns[x].addr;
 		for (k = 0; k < nent; k++) {
-			x = settle(c, ent[k], out, refuse);
+			x = settle(c, ent[k], out);
 			for (i = ent[k]; i < x; i++)
 				kill |= insn_writes(c, i);
 			out->addr[k] = c->insns[x].addr;
@@ -4550,7 +4723,7 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 		return;
 	}
 	for (k = 0; k < nent; k++)
-		pre[k] = ent[k], ent[k] = settle(c, ent[k], out, refuse);
+		pre[k] = ent[k], ent[k] = settle(c, ent[k], out);
 	/*
 	 * Each call must meet exactly one. Of two on one path: the marker
 	 * stays against anything after it (the compiler said the body begins
@@ -4628,7 +4801,7 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 				if (some && ent[k] == mi && nrepl < 16 &&
 				    (x = marker_exit(c, pre[k], pre[i], stamp, D, pre, nent)) != NONE) {
 					pre[k] = ms = x;
-					ent[k] = settle(c, x, out, refuse);
+					ent[k] = settle(c, x, out);
 					mi = NONE;
 					nrepl++;
 					again = true;
@@ -4665,7 +4838,7 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 				if (drop == k && some && ent[k] != mi && nrepl < 16 &&
 				    (x = hoisted_other(c, pre[k], pre[i], stamp, D)) != NONE) {
 					pre[k] = x;
-					ent[k] = settle(c, x, out, refuse);
+					ent[k] = settle(c, x, out);
 					nrepl++;
 					again = true;
 					continue;
@@ -4677,7 +4850,7 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 						     SCAN_CFG_MAX_ENTRIES))) {
 					for (nent = 0; nent < x; nent++) {
 						pre[nent] = ct[nent];
-						ent[nent] = settle(c, ct[nent], out, refuse);
+						ent[nent] = settle(c, ct[nent], out);
 					}
 					cut = out->cut = true;
 					again = true;
@@ -4708,10 +4881,10 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 		if (!nr2)
 			continue;
 		pre[k] = rot[0];
-		ent[k] = settle(c, rot[0], out, refuse);
+		ent[k] = settle(c, rot[0], out);
 		for (uint32_t j = 1; j < nr2; j++, nent++) {
 			pre[nent] = rot[j];
-			ent[nent] = settle(c, rot[j], out, refuse);
+			ent[nent] = settle(c, rot[j], out);
 		}
 		k = nent;	/* one such loop per instance */
 	}
@@ -4721,7 +4894,7 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 
 		nent = rotated_first(c, pre[k], stamp, D, pre, nent, SCAN_CFG_MAX_ENTRIES);
 		for (; n0 < nent; n0++)
-			ent[n0] = settle(c, pre[n0], out, refuse);
+			ent[n0] = settle(c, pre[n0], out);
 	}
 	/* the other copies of an unrolled call under the same DIE */
 	for (k = 0, i = nent; k < i; k++) {
@@ -4730,7 +4903,7 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 		nent = copies(c, pre[k], stamp, D, pre, nent, SCAN_CFG_MAX_ENTRIES);
 		out->copies += nent - n0;
 		for (; n0 < nent; n0++)
-			ent[n0] = settle(c, pre[n0], out, refuse);
+			ent[n0] = settle(c, pre[n0], out);
 	}
 	/* the iterations peeled off the loop around it */
 	if (!has_marker) {
@@ -4738,7 +4911,7 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 
 		nent = peeled(c, stamp, D, pre, nent, SCAN_CFG_MAX_ENTRIES);
 		for (; n0 < nent; n0++)
-			ent[n0] = settle(c, pre[n0], out, refuse);
+			ent[n0] = settle(c, pre[n0], out);
 	}
 	/* its copies on the ways out of the loop around it */
 	{
@@ -4746,7 +4919,7 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 
 		nent = loop_exits(c, stamp, D, pre, nent, SCAN_CFG_MAX_ENTRIES);
 		for (; n0 < nent; n0++)
-			ent[n0] = settle(c, pre[n0], out, refuse);
+			ent[n0] = settle(c, pre[n0], out);
 	}
 	/* copies of its first test on another way of the caller's */
 	{
@@ -4754,7 +4927,7 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 
 		nent = test_copies(c, stamp, D, pre, nent, ej, nej, SCAN_CFG_MAX_ENTRIES - nej);
 		for (; n0 < nent; n0++)
-			ent[n0] = settle(c, pre[n0], out, refuse);
+			ent[n0] = settle(c, pre[n0], out);
 	}
 	/* the ways in that code hoisted above the caller's branch hid */
 	{
@@ -4762,16 +4935,16 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 
 		nent = hidden_ways(c, stamp, D, first, nfirst, pre, nent, SCAN_CFG_MAX_ENTRIES);
 		for (; n0 < nent; n0++)
-			ent[n0] = settle(c, pre[n0], out, refuse);
+			ent[n0] = settle(c, pre[n0], out);
 	}
 	/* calls that begin inside the body's code, by DWARF's word */
 	for (k = nent, nent = view_starts(c, vp, nvp, stamp, D, pre, nent, SCAN_CFG_MAX_ENTRIES);
 	     k < nent; k++)
-		ent[k] = settle(c, pre[k], out, refuse);
+		ent[k] = settle(c, pre[k], out);
 	/* the ways where the call left no code */
 	for (k = nent, nent = view_ways(c, vp, nvp, stamp, D, pre, nent, SCAN_CFG_MAX_ENTRIES);
 	     k < nent; k++) {
-		ent[k] = settle(c, pre[k], out, refuse);
+		ent[k] = settle(c, pre[k], out);
 		out->views++;
 	}
 	/* one call's code from one entry back into another */
@@ -4790,11 +4963,54 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 			ent[i] = ent[nent];
 			for (uint32_t j = 0; j < no; j++, nent++) {
 				pre[nent] = o[j];
-				ent[nent] = settle(c, o[j], out, refuse);
+				ent[nent] = settle(c, o[j], out);
 			}
 			k = nent;	/* once per instance */
 			break;
 		}
+	/* an entry still on an instruction the probes refuse (a jump label
+	 * alone in its block, its ways going on into joins): the ways into
+	 * its block (vdso_fault's page_fixed_fake_head: the `jne` of
+	 * compound_head's `head & 1` test; __switch_to's resctrl_sched_in:
+	 * the `je` and the `mov %eax,%ss` before it) */
+	for (k = 0; k < nent; k++) {
+		uint32_t w[SCAN_CFG_MAX_ENTRIES], nw, np = 0, t = ent[k];
+		uint8_t wc[SCAN_CFG_MAX_ENTRIES];
+
+		if (!c->insns[t].refused ||
+		    !(nw = ways_into(c, t, NONE, w, wc, SCAN_CFG_MAX_ENTRIES)))
+			continue;
+		for (i = 0; i < nw; i++)
+			np += !wc[i];
+		if (nent - 1 + np + nej + (nw - np) > SCAN_CFG_MAX_ENTRIES)
+			continue;
+		ent[k] = ent[--nent];
+		pre[k] = pre[nent];
+		for (i = 0; i < nw; i++) {
+			if (!wc[i]) {
+				/* after the others: checked in their turn */
+				pre[nent] = ent[nent] = w[i];
+				nent++;
+				continue;
+			}
+			ej[nej] = w[i];
+			et[nej] = t;
+			ec[nej++] = wc[i];
+		}
+		k--;
+		out->refused_moved = true;
+	}
+	if (!nent && nej) {
+		/* as the edges alone above */
+		for (i = 0; i < nej; i++) {
+			out->addr[i] = c->insns[ej[i]].addr;
+			out->cond[i] = ec[i];
+			out->at[i] = c->insns[et[i]].addr;
+		}
+		out->n = out->edges = nej;
+		out->how = nej > 1 ? BTFI_PROBE_HOW_MULTI : BTFI_PROBE_HOW_FIRST;
+		return;
+	}
 	fi = find_insn(c, fallback);
 	if (nent + nej > SCAN_CFG_MAX_ENTRIES)
 		nej = SCAN_CFG_MAX_ENTRIES - nent;

@@ -27,7 +27,7 @@ struct scan_cfg_choice {
 	uint32_t views;		/* of them: view-only pieces of the instance */
 	uint8_t how;		/* enum btfi_probe_how */
 	bool nop_skipped;	/* padding before the first real instruction skipped */
-	bool refused_moved;	/* moved off an instruction uprobes refuse */
+	bool refused_moved;	/* moved off an instruction the probes refuse */
 	bool back_moved;	/* an entry one call's code reaches over a back
 				 * edge replaced by its other ways in */
 	bool cut;		/* a join an edge enters, and the frontier before
@@ -60,7 +60,8 @@ int scan_cfg_build(struct scan_cfg *c, struct scan_priv *p, uint64_t key,
  * (sorted, non-empty) and view-only pieces at vp[0..nvp) (GCC's [X, X)
  * ranges: the call happens at X without code of its own), given the
  * compiler's entry marker (entry_pc) if has_marker; off instructions
- * uprobes refuse if `refuse`; cu (or NULL) the unit whose line table
+ * the binary's probes refuse (uprobes; a kernel's kprobes); cu (or NULL)
+ * the unit whose line table
  * says which instructions are line 0 and
  * where unrolled copies of the call start, inst (or NULL) the instance's
  * DIE, whose inlined subroutines tell those copies from other calls, fn
@@ -69,8 +70,14 @@ int scan_cfg_build(struct scan_cfg *c, struct scan_priv *p, uint64_t key,
  * out->n == 0: no answer (use the fallback). */
 void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t nr,
 		      const uint64_t *vp, uint32_t nvp, uint64_t marker, bool has_marker,
-		      uint64_t fallback, bool refuse, Dwarf_Die *cu, Dwarf_Die *inst,
+		      uint64_t fallback, Dwarf_Die *cu, Dwarf_Die *inst,
 		      Dwarf_Die *fn, struct scan_cfg_choice *out);
+/* Where to probe instead of addr, into out (off padding, off what the
+ * probes refuse: in its block, else the ways into it; nop_skipped and
+ * refused_moved say why): out->n, 0 to keep addr. */
+uint32_t scan_cfg_settle(struct scan_cfg *c, uint64_t addr, struct scan_cfg_choice *out);
+/* Do the probes refuse the instruction at addr (of the function built)? */
+bool scan_cfg_refused(struct scan_cfg *c, uint64_t addr);
 /* Instructions near addr on its paths, nearest first, into st[0..max).
  * Forward: addr itself (st[0]), then what may run next, both ways at a
  * branch (not around a loop); back: what ran before it on its one path

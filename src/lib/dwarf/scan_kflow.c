@@ -9,11 +9,17 @@
  * inline instance there would look entered from nowhere. A module has the
  * same tables as sections whose fields its relocations fill.
  *
+ * The same tables, with the static call sites, name the instructions
+ * kprobes refuse (-EINVAL: check_kprobe_address_safe()'s
+ * jump_label_text_reserved(), find_bug(), static_call_text_reserved()):
+ * a site must not be there.
+ *
  * x86-64 layouts (since Linux 5.x), offsets relative to the field:
  *   struct jump_entry { s32 code, target; long key; }           16 bytes
  *   struct exception_table_entry { int insn, fixup, data; }     12 bytes
  *   struct bug_entry { int bug_addr, file; u16 line, flags; }   12 bytes
  *     (CONFIG_DEBUG_BUGVERBOSE; flags & 1: a warning)
+ *   struct static_call_site { s32 addr, key; }                   8 bytes
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -43,31 +49,67 @@ static const uint8_t *bytes_at(Elf *elf, uint64_t lo, uint64_t hi)
 	return NULL;
 }
 
-/* to_off: where the target's offset is; 0: a bug entry, to the next
- * instruction if it is a warning */
-static int add_table(struct scan_priv *p, Elf *elf, uint64_t lo, uint64_t hi, uint32_t esz,
-		     uint32_t to_off)
-{
-	const uint8_t *b;
+/* The tables, and what each entry adds. */
+enum kf_kind {
+	KF_JUMP,	/* jump label: an edge to the target; kprobes refuse it */
+	KF_FIXUP,	/* exception fixup: an edge to the fixup */
+	KF_BUG,		/* BUG/WARN ud2: kprobes refuse it; a WARN goes on */
+	KF_SCALL,	/* static call site: kprobes refuse it */
+};
 
-	if (!lo || hi <= lo || (hi - lo) % esz || !(b = bytes_at(elf, lo, hi)))
+static const struct kf_table {
+	const char *start, *stop, *scn;
+	uint32_t esz, to_off;	/* entry size; the target field's offset, 0: none */
+} kf_tables[] = {
+	[KF_JUMP] = { "__start___jump_table", "__stop___jump_table", "__jump_table", 16, 4 },
+	[KF_FIXUP] = { "__start___ex_table", "__stop___ex_table", "__ex_table", 12, 4 },
+	[KF_BUG] = { "__start___bug_table", "__stop___bug_table", "__bug_table", 12, 0 },
+	[KF_SCALL] = { "__start_static_call_sites", "__stop_static_call_sites",
+		       ".static_call_sites", 8, 0 },
+};
+
+/* One entry: the instruction at `from`, its target `to` (0: none), a bug
+ * entry's flags at `b`. */
+static int add_entry(struct scan_priv *p, enum kf_kind kind, uint64_t from, uint64_t to,
+		     const uint8_t *b)
+{
+	uint16_t flags;
+
+	if (kind != KF_FIXUP) {
+		if (GROW(p->krefused, p->krefused_cap, p->nkrefused + 1))
+			return -ENOMEM;
+		p->krefused[p->nkrefused++] = from;
+	}
+	if (kind == KF_BUG) {
+		memcpy(&flags, b + 10, 2);
+		if (!(flags & 1))
+			return 0;
+		to = from + 2;		/* a warning: after the 2-byte ud2 */
+	}
+	if (!to)
 		return 0;
-	for (uint64_t a = lo; a < hi; a += esz, b += esz) {
-		int32_t from, to;
-		uint16_t flags;
+	if (GROW(p->xedges, p->xedges_cap, p->nxedges + 1))
+		return -ENOMEM;
+	p->xedges[p->nxedges++] = (struct scan_xedge){ from, to, kind == KF_JUMP };
+	return 0;
+}
+
+static int add_table(struct scan_priv *p, Elf *elf, enum kf_kind kind, uint64_t lo, uint64_t hi)
+{
+	const struct kf_table *t = &kf_tables[kind];
+	const uint8_t *b;
+	int err;
+
+	if (!lo || hi <= lo || (hi - lo) % t->esz || !(b = bytes_at(elf, lo, hi)))
+		return 0;
+	for (uint64_t a = lo; a < hi; a += t->esz, b += t->esz) {
+		int32_t from, to = 0;
 
 		memcpy(&from, b, 4);
-		if (to_off) {
-			memcpy(&to, b + to_off, 4);
-		} else {
-			memcpy(&flags, b + 10, 2);
-			if (!(flags & 1))
-				continue;
-			to = from + 2;		/* after the 2-byte ud2 */
-		}
-		if (GROW(p->xedges, p->xedges_cap, p->nxedges + 1))
-			return -ENOMEM;
-		p->xedges[p->nxedges++] = (struct scan_xedge){ a + from, a + to_off + to };
+		if (t->to_off)
+			memcpy(&to, b + t->to_off, 4);
+		if ((err = add_entry(p, kind, a + from, t->to_off ? a + t->to_off + to : 0, b)))
+			return err;
 	}
 	return 0;
 }
@@ -81,17 +123,24 @@ static int cmp_xedge(const void *a, const void *b)
 	return x->to < y->to ? -1 : x->to > y->to;
 }
 
-/*
- * A module's table: the section `name`, each entry's fields filled by
- * PC32 relocations (a field holds S + A - its address, so S + A is what
- * it points at). to_off as add_table's.
- */
-static int add_rel_table(struct scan_priv *p, Elf *elf, const char *name, uint32_t esz,
-			 uint32_t to_off)
+static int cmp_u64(const void *a, const void *b)
 {
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * A module's table: its section, each entry's fields filled by PC32
+ * relocations (a field holds S + A - its address, so S + A is what it
+ * points at).
+ */
+static int add_rel_table(struct scan_priv *p, Elf *elf, enum kf_kind kind)
+{
+	const struct kf_table *t = &kf_tables[kind];
 	struct btfi_relas r = { 0 };
 	GElf_Shdr sh;
-	Elf_Scn *scn = btfi_elf_scn(elf, name, &sh);
+	Elf_Scn *scn = btfi_elf_scn(elf, t->scn, &sh);
 	int err = 0;
 
 	if (!scn || sh.sh_type != SHT_PROGBITS ||
@@ -99,31 +148,21 @@ static int add_rel_table(struct scan_priv *p, Elf *elf, const char *name, uint32
 		goto out;
 	for (size_t k = 0; k < r.n; k++) {
 		const struct btfi_rela *from = &r.v[k], *to;
-		uint64_t off = from->at - sh.sh_addr, target;
+		uint64_t off = from->at - sh.sh_addr, target = 0;
+		const uint8_t *b = NULL;
 
-		if (off % esz || from->undef || from->type != R_X86_64_PC32)
+		if (off % t->esz || from->undef || from->type != R_X86_64_PC32)
 			continue;
-		if (to_off) {
-			to = btfi_relas_at(&r, from->at + to_off);
+		if (t->to_off) {
+			to = btfi_relas_at(&r, from->at + t->to_off);
 			if (!to || to->undef || to->type != R_X86_64_PC32)
 				continue;
 			target = to->value;
-		} else {
-			const uint8_t *b = bytes_at(elf, from->at, from->at + esz);
-			uint16_t flags;
-
-			if (!b)
-				continue;
-			memcpy(&flags, b + 10, 2);
-			if (!(flags & 1))
-				continue;
-			target = from->value + 2;	/* after the 2-byte ud2 */
+		} else if (kind == KF_BUG && !(b = bytes_at(elf, from->at, from->at + t->esz))) {
+			continue;
 		}
-		if (GROW(p->xedges, p->xedges_cap, p->nxedges + 1)) {
-			err = -ENOMEM;
+		if ((err = add_entry(p, kind, from->value, target, b)))
 			goto out;
-		}
-		p->xedges[p->nxedges++] = (struct scan_xedge){ from->value, target };
 	}
 out:
 	btfi_relas_free(&r);
@@ -132,27 +171,25 @@ out:
 
 int scan_kernel_flow(struct scan_priv *p, Elf *elf)
 {
-	static const char *const names[] = {
-		"__start___jump_table", "__stop___jump_table",
-		"__start___ex_table", "__stop___ex_table",
-		"__start___bug_table", "__stop___bug_table",
-	};
-	uint64_t v[6];
 	int err;
 
-	if (p->relocatable) {
-		if ((err = add_rel_table(p, elf, "__jump_table", 16, 4)) ||
-		    (err = add_rel_table(p, elf, "__ex_table", 12, 4)) ||
-		    (err = add_rel_table(p, elf, "__bug_table", 12, 0)))
-			return err;
-	} else {
-		btfi_elf_sym_values(elf, names, v, 6);
-		if ((err = add_table(p, elf, v[0], v[1], 16, 4)) ||
-		    (err = add_table(p, elf, v[2], v[3], 12, 4)) ||
-		    (err = add_table(p, elf, v[4], v[5], 12, 0)))
+	for (int k = KF_JUMP; k <= KF_SCALL; k++) {
+		const struct kf_table *t = &kf_tables[k];
+		const char *names[2] = { t->start, t->stop };
+		uint64_t v[2];
+
+		if (p->relocatable) {
+			err = add_rel_table(p, elf, k);
+		} else {
+			btfi_elf_sym_values(elf, names, v, 2);
+			err = add_table(p, elf, k, v[0], v[1]);
+		}
+		if (err)
 			return err;
 	}
 	if (p->nxedges)
 		qsort(p->xedges, p->nxedges, sizeof(*p->xedges), cmp_xedge);
+	if (p->nkrefused)
+		qsort(p->krefused, p->nkrefused, sizeof(*p->krefused), cmp_u64);
 	return 0;
 }

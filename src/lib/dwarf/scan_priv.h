@@ -45,6 +45,7 @@ static inline bool scan_ranges_hold(const struct scan_range *r, uint32_t n, uint
 
 struct scan_xedge {		/* a jump the code does not show (scan_kflow.c) */
 	uint64_t from, to;
+	bool label;		/* a jump label's: the code there may fall through too */
 };
 
 struct walk_ctx {
@@ -78,6 +79,9 @@ struct scan_priv {
 	bool kernel;			/* vmlinux or a module: probed by kprobes */
 	bool relocatable;		/* ET_REL: per-section addresses */
 	struct scan_xedge *xedges;	uint32_t nxedges, xedges_cap;	/* sorted by from */
+	/* instructions kprobes refuse: jump labels, BUG/WARN ud2s, static
+	 * calls (check_kprobe_address_safe()); sorted */
+	uint64_t *krefused;	uint32_t nkrefused, krefused_cap;
 	uint8_t addr_size;
 
 	uint32_t funcs_cap, params_cap, sites_cap, locs_cap, shapes_cap;
@@ -158,7 +162,8 @@ void scan_split_leave(struct btfi_scan *s, struct scan_priv *p);
 
 void scan_read_file_names(struct scan_priv *p, uint64_t off);
 /* scan_kflow.c: a kernel's (or a module's) static-key jumps, exception
- * fixups and warnings into p->xedges, sorted. */
+ * fixups and warnings into p->xedges, and the instructions kprobes refuse
+ * into p->krefused, both sorted. */
 int scan_kernel_flow(struct scan_priv *p, Elf *elf);
 /* The code bytes at addr in an executable section, *avail of them to the
  * section's end; NULL if there are none (a debug file's NOBITS). */
