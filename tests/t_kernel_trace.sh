@@ -64,6 +64,14 @@
 #     access(W_OK) on a read-only mount (EROFS way) and J access(F_OK)
 #     (res == 0: the call folded to nothing, no code, no event): N + K
 #     events from that pid, N of them error=-13;
+# 15. sites kprobes refuse, moved: do_mprotect_pkey's inlined
+#     mmap_write_lock_killable begins with the mmap_lock tracepoint's
+#     static key, do_sys_ftruncate's sb_start_write with might_sleep()'s
+#     static call (check_kprobe_address_safe(): -EINVAL; the binary before
+#     had its sites there, which best effort left out): N mprotect() and M
+#     ftruncate() give N and M events there from that pid, one mm, one sb
+#     (best effort: both functions also have sites in notrace functions,
+#     the __do_sys_* ones);
 #  6. a site kprobes cannot take (get_stack_guard_info is inlined once into
 #     exc_double_fault, which the kernel's kprobe blacklist holds, and once
 #     elsewhere): all-or-none refuses the function naming the site,
@@ -140,6 +148,9 @@ fn=$((2 + RANDOM % 4)); fm=$((1 + RANDOM % 4))
 # 14. a call folded to a lone jump: access() on noexec and read-only mounts
 gcc -O2 -static -Wall -Wextra -o "$KOUT/access" "$KTOP/tests/kernel/access.c" || fail "building tests/kernel/access.c"
 an=$((2 + RANDOM % 4)); ak=$((1 + RANDOM % 4)); aj=$((1 + RANDOM % 3))
+# 15. sites moved off what kprobes refuse: mprotect() and ftruncate()
+gcc -O2 -static -Wall -Wextra -o "$KOUT/keysites" "$KTOP/tests/kernel/keysites.c" || fail "building tests/kernel/keysites.c"
+kn=$((2 + RANDOM % 5)); km=$((1 + RANDOM % 5))
 # 13. sites on a branch: copy_from_iter's in kernfs_fop_write_iter,
 # copy_from_user's in core_sys_select (the offsets in the caller of FUNC's
 # sites on a branch, from dump of the blob)
@@ -278,6 +289,15 @@ sleep 0.3
 kill -TERM \$pid; wait \$pid; echo "RC run17 \$?"
 leftover run17
 
+# run 18: sites moved off a static key and a static call (best effort:
+# both have sites in notrace functions, __do_sys_mlockall's and others)
+start run18 --best-effort --no-entry mmap_write_lock_killable sb_start_write
+./keysites kf 0 0
+./keysites kf $kn $km
+sleep 0.3
+kill -TERM \$pid; wait \$pid; echo "RC run18 \$?"
+leftover run18
+
 # run 8: a blacklisted site (noinstr text): refused, then best effort
 \$B -d 0.3 get_stack_guard_info >run8.out 2>run8.err; echo "RC run8 \$?"
 \$B -d 0.3 --best-effort get_stack_guard_info >run9.out 2>run9.err; echo "RC run9 \$?"
@@ -295,7 +315,7 @@ leftover kattach
 grep -v '^#' \$T/trace | sed -E 's/^.* [0-9]+\.[0-9]+: ([A-Za-z0-9_]+): /EV \1: /'
 echo >\$T/kprobe_events
 echo "KLIST-BEGIN"; cat \$L; echo "KLIST-END"
-for n in run1 run2 run3 run4 run5 run6 run7 run8 run9 run10 run11 run12 run13 run14 run15 run16 run17; do
+for n in run1 run2 run3 run4 run5 run6 run7 run8 run9 run10 run11 run12 run13 run14 run15 run16 run17 run18; do
 	sed "s/^/\$n: /" \$n.out; sed "s/^/\$n-err: /" \$n.err
 done
 EOS
@@ -303,7 +323,7 @@ files=("$BTFINLINE:btfinline" "$blob:k.blob" "$KOUT/wrong.blob:wrong.blob" "$KOU
        "$btf:vmlinux.btf" "$KOUT/kprobes:kprobes" "$KTOP/tests/kernel/workload.sh:workload.sh" "$odirect:odirect" "$KOUT/kattach:kattach"
        "$KOUT/ia32:ia32" "$KOUT/msgctl:msgctl" "$KOUT/preadv:preadv" "$KOUT/ringfd:ringfd"
        "$KOUT/futexop:futexop" "$KOUT/parts.img:parts.img" "$KOUT/selectfds:selectfds"
-       "$KOUT/access:access")
+       "$KOUT/access:access" "$KOUT/keysites:keysites")
 [ -n "$bpftool" ] && files+=("$bpftool:bpftool")
 vm_run "${files[@]}"
 o=$KOUT/out
@@ -434,6 +454,28 @@ ne=$(echo "$ev" | grep -c " error=-13 " || true)
 	fail "run17: $n retry_estale events in do_faccessat ($ne with error=-13) for $an EACCES + $ak EROFS calls and $aj that return 0; events: $ev"
 echo "ok: retry_estale in do_faccessat: $n events for $an EACCES + $ak EROFS calls, none for $aj successful ones"
 
+# --- 15. sites moved off what kprobes refuse
+# (a static binary's start-up calls mprotect() too: the run with 0 counts it)
+expect_line "$o" "^keysites pid [0-9]+ mprotect 0 ftruncate 0\$"
+expect_line "$o" "^keysites pid [0-9]+ mprotect $kn ftruncate $km\$"
+expect_line "$o" "^RC run18 0\$"
+kpid0=$(sed -nE 's/^keysites pid ([0-9]+) mprotect 0 ftruncate 0$/\1/p' "$o")
+kpid=$(sed -nE "s/^keysites pid ([0-9]+) mprotect $kn ftruncate $km\$/\1/p" "$o")
+kev() {	# pid function caller
+	grep -E "^run18: [0-9.-]+ $1 $2 $3\+0x[0-9a-f]+ [a-z]+=0x[0-9a-f]+\$" "$o" || true
+}
+ev=$(kev "$kpid" mmap_write_lock_killable do_mprotect_pkey)
+n=$(( $(echo "$ev" | grep -c . || true) - $(kev "$kpid0" mmap_write_lock_killable do_mprotect_pkey | grep -c . || true) ))
+nmm=$(echo "$ev" | sed -nE 's/.* mm=(0x[0-9a-f]+)$/\1/p' | sort -u | grep -c . || true)
+[ "$n" = "$kn" ] && [ "$nmm" = 1 ] ||
+	fail "run18: $n more mmap_write_lock_killable events in do_mprotect_pkey ($nmm distinct mm) for $kn more mprotect() calls: $ev"
+ev2=$(kev "$kpid" sb_start_write do_sys_ftruncate)
+n2=$(echo "$ev2" | grep -c . || true)
+nsb=$(echo "$ev2" | sed -nE 's/.* sb=(0x[0-9a-f]+)$/\1/p' | sort -u | grep -c . || true)
+[ "$n2" = "$km" ] && [ "$nsb" = 1 ] && [ -z "$(kev "$kpid0" sb_start_write do_sys_ftruncate)" ] ||
+	fail "run18: $n2 sb_start_write events in do_sys_ftruncate ($nsb distinct sb) for $km ftruncate() calls: $ev2"
+echo "ok: static key and static call sites moved: $n mmap_write_lock_killable events for $kn mprotect() (beyond start-up's), $n2 sb_start_write for $km ftruncate(), one mm, one sb"
+
 # --- 11. a constant address from the code: KASLR's runtime address
 expect_line "$o" "^RC run14 0\$"
 ksym=$(sed -nE 's/^KSYM ([0-9a-f]+) . init_task$/\1/p' "$o")
@@ -500,7 +542,7 @@ expect_line "$o" "^run9-err: btfinline: kernel: get_stack_guard_info: 1 site ski
 echo "ok: get_stack_guard_info: blacklisted site refused by default, the other attached with --best-effort"
 
 # --- 4. nothing left behind
-for r in run1 run2 run3 run6 run7 run9 run10 run11 run12 run13 run14 run15 run16 run17 kattach; do
+for r in run1 run2 run3 run6 run7 run9 run10 run11 run12 run13 run14 run15 run16 run17 run18 kattach; do
 	expect_line "$o" "^LEFT $r kprobes=0 progs=0 links=0\$"
 done
 n=$(grep -E '^KPROBES-DURING-RUN1 ' "$o" | awk '{ print $2 }')

@@ -159,6 +159,44 @@ expect "spin_unlock_bh at syscall.c:4850 in __sys_bpf: its three copies" \
 # where before only one of them had one.
 expect "arch_irqs_disabled_flags in refill_obj_stock: one probe per way" \
 	"$(probes arch_irqs_disabled_flags refill_obj_stock)" "0xffffffff81338c4e 0xffffffff81338c8f 0xffffffff81338cc5 "
+# Instructions kprobes refuse (a static key's jump label, a WARN's ud2, a
+# static call): no probe there where another address runs as often.
+# kmem_cache_alloc's slab_alloc: the memcg static key's `jmp`
+# (0xffffffff8131856d) also falls through (its nop when the key is on):
+# that is no second way into the body (one probe, not two: two events per
+# call with memcg kmem accounting on, before).
+expect "slab_alloc in kmem_cache_alloc: one probe (the static key falls through)" \
+	"$(probes slab_alloc kmem_cache_alloc)" "0xffffffff81318548 "
+# do_mprotect_pkey's mmap_write_lock_killable begins with the mmap_lock
+# tracepoint's key (0xffffffff812cfff1): probed at the join its call of
+# __mmap_lock_do_trace_start_locking returns to (scan_cfg.c label_join()).
+expect "mmap_write_lock_killable in do_mprotect_pkey: after the tracepoint's key" \
+	"$(probes mmap_write_lock_killable do_mprotect_pkey)" "0xffffffff812cfff6 "
+# vdso_fault's page_fixed_fake_head: its key (0xffffffff810046b9) alone in
+# its block, its ways on joins: compound_head's `jne` (head & 1) into it,
+# taken when it falls through (`if e`, scan_cfg.c ways_into()).
+expect "page_fixed_fake_head in vdso_fault: the branch into its key" \
+	"$(probes page_fixed_fake_head vdso_fault)" "0xffffffff810046b7 "
+# __switch_to's resctrl_sched_in: its key (0xffffffff8102f417) after
+# loadsegment(ss)'s `je` and `mov %eax,%ss` (an exception fixup no other
+# way): both ways into it.
+expect "resctrl_sched_in in __switch_to: the two ways into its key" \
+	"$(probes resctrl_sched_in __switch_to)" "0xffffffff8102f40e 0xffffffff8102f415 "
+# Those left (no way round): the --sites lines marked `refused` are the
+# lines at an address of the kernel's tables, read apart from btfinline
+# (tests/kernel/krefused.py), as many as the JSON's refused_left.
+printf '%s\n' "$all" >"$tmp/sites"
+if out=$(python3 "$TOP/tests/kernel/krefused.py" "$V" "$tmp/sites"); then
+	left=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["per_call"]["refused_left"])' "$tmp/ours.json")
+	n=$(grep -c ' refused\( unprobed-copy 0x[0-9a-f]*\)\?$' "$tmp/sites")
+	if [ "$n" = "$left" ]; then
+		echo "ok   kprobe-refused addresses: $out; JSON refused_left $left"
+	else
+		echo "FAIL kprobe-refused addresses: $n lines marked, JSON refused_left $left"; r=1
+	fi
+else
+	echo "FAIL kprobe-refused addresses: $out"; r=1
+fi
 # --entry-rows: the instances whose copies lack a probe are the --sites
 # lines that name one (`unprobed-copy ADDR`), as many as the JSON says.
 n=$(printf '%s\n' "$all" | grep -c ' unprobed-copy 0x')

@@ -75,6 +75,8 @@ static void print_sites(const struct btfi_scan *s)
 			if (l->kind == BTFI_LOC_NONE)
 				printf("(%s)", btfi_reason_str(l->reason));
 		}
+		if (site->flags & BTFI_SITE_REFUSED)
+			printf(" refused");
 		/* --entry-rows: a copy of GCC's entry row no probe shares a
 		 * path with */
 		while (u < s->entry_rows.nunprobed && s->entry_rows.unprobed[u].site < i)
@@ -420,9 +422,12 @@ const struct cli_cmd cli_stats = {
 "                  the reason for `?` (a line per address for an instance entered\n"
 "                  by several paths; `split` for GCC's split parts, which are\n"
 "                  the enclosing call; `shared` for code only another call of\n"
-"                  the function enters, its events); with --entry-rows, an\n"
-"                  instance with a copy of its entry row that no probe shares a\n"
-"                  path with ends in `unprobed-copy ADDR`; then one line per function\n"
+"                  the function enters, its events; `refused` after an address\n"
+"                  the probes cannot take, kprobes' jump labels, WARNs and static\n"
+"                  calls or uprobes' lock prefix, with no way round it); with\n"
+"                  --entry-rows, an instance with a copy of its entry row that no\n"
+"                  probe shares a path with ends in `unprobed-copy ADDR`; then one\n"
+"                  line per function\n"
 "  --probe=POLICY  probe address of an instance: default (= per-call), per-call,\n"
 "                  entry-pc, lowest, entry-in-range, first-range (docs/DESIGN.md)\n"
 "  --max-instances N  leave out functions inlined more than N times (the\n"

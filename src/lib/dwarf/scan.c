@@ -2057,10 +2057,16 @@ static int do_inline(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
 			s->probe.cut += ch.cut;
 			s->probe.edges += ch.edges;
 		}
-		for (i = 0; i < (ch.n ? ch.n : 1); i++)
-			s->probe.refused_left += (!ch.n || !ch.cond[i]) &&
-				scan_cfg_refused(p->cfg, ch.n ? ch.addr[i] : site->addr);
+	} else if (nocode && p->policy == BTFI_PROBE_PER_CALL && p->cfg &&
+		   scan_cfg_settle(p->cfg, site->addr, &ch)) {
+		/* the call's place an instruction the probes refuse: the
+		 * ways to it (nocode_entry() built the function's graph) */
+		site->addr = ch.addr[0];
+		s->probe.refused_moved += ch.refused_moved;
+		s->probe.extra_addrs += ch.n - 1;
+		s->probe.edges += ch.edges;
 	}
+
 	if (ri.any && ri.has_entry) {
 		s->entry_pc.with_entry_pc++;
 		if (in_ranges(p, ri.entry))
@@ -2114,6 +2120,13 @@ static int do_inline(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
 			return err;
 		}
 	}
+	/* what is left on an instruction the probes refuse (no way round) */
+	for (xi = si; p->policy == BTFI_PROBE_PER_CALL && p->cfg && xi < s->nsites; xi++)
+		if (s->sites[xi].addr && !s->sites[xi].cond &&
+		    scan_cfg_refused(p->cfg, s->sites[xi].addr)) {
+			s->sites[xi].flags |= BTFI_SITE_REFUSED;
+			s->probe.refused_left++;
+		}
 	if (p->entry_rows && ri.any && !(s->sites[si].flags & BTFI_SITE_SPLIT)) {
 		int r = fn_cfg(p, ctx);	/* (built already for per-call) */
 

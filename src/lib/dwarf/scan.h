@@ -73,6 +73,10 @@ enum {
 	 * splits the path between them (scan.c mark_shared_tails()). Its
 	 * calls are that call's events; no site is written for it. */
 	BTFI_SITE_SHARED = 1 << 6,
+	/* At an instruction the probes refuse (a kernel's jump label, WARN,
+	 * static call; uprobes' lock prefix) that no other way round
+	 * replaced: attaching there fails (stats --sites: `refused`). */
+	BTFI_SITE_REFUSED = 1 << 7,
 };
 
 struct btfi_site {
