@@ -159,6 +159,28 @@ expect "spin_unlock_bh at syscall.c:4850 in __sys_bpf: its three copies" \
 # where before only one of them had one.
 expect "arch_irqs_disabled_flags in refill_obj_stock: one probe per way" \
 	"$(probes arch_irqs_disabled_flags refill_obj_stock)" "0xffffffff81338c4e 0xffffffff81338c8f 0xffffffff81338cc5 "
+# A body that is its own loop, one of several ways into the call going
+# into the loop: the ways into the loop from outside it, not its blocks
+# (each runs per iteration). pci_fixup_device's switch(pass) picks the
+# fixup table and GCC threads each case into pci_do_fixups' loop: a `jmp`
+# to its head from passes 0/1, 4, 5, 6, 7, the `jne` of pass 2's
+# pci_apply_fixup_final_quirks test, and pass 3's own copy of the loop
+# test (0xffffffff81606f6b): seven ways, one probe each (before: pass 5's
+# jmp, the marker, alone).
+expect "pci_do_fixups in pci_fixup_device: a probe on each pass's way into its loop" \
+	"$(probes pci_do_fixups pci_fixup_device)" "0xffffffff81606f6b 0xffffffff81606f9d 0xffffffff8160703f 0xffffffff8160706a 0xffffffff8160707d 0xffffffff81607097 0xffffffff816070b0 "
+# __rb_erase_augmented's augment->propagate(tmp, NULL) (line 295) in
+# interval_tree_remove: every case of the erase jumps into the callback's
+# `while (rb != stop)`, the black-successor case by a `jne` into its middle
+# (0xffffffff815aad10, `if ne`); each case has one probe (before: the
+# marker alone, the child2 case).
+expect "interval_tree_augment_propagate at line 295 in interval_tree_remove: each erase case" \
+	"$(probes interval_tree_augment_propagate interval_tree_remove rbtree_augmented.h:295)" "0xffffffff815aac92 0xffffffff815aad10 0xffffffff815aad12 0xffffffff815aad94 0xffffffff815aadb1 0xffffffff815aade1 0xffffffff815aadf3 0xffffffff815aadf8 0xffffffff815aae09 "
+# skipn_spaces at lib.c:107 in aa_splitn_fqname: two `jne`s go into its
+# loop where the caller knows n != 0; the third follows the marker's
+# `test` of n, which counts those calls already (no second probe).
+expect "skipn_spaces at lib.c:107 in aa_splitn_fqname: two branches into its loop and the marker" \
+	"$(probes skipn_spaces aa_splitn_fqname lib.c:107)" "0xffffffff814f2629 0xffffffff814f262f 0xffffffff814f263b "
 # Instructions kprobes refuse (a static key's jump label, a WARN's ud2, a
 # static call): no probe there where another address runs as often.
 # kmem_cache_alloc's slab_alloc: the memcg static key's `jmp`

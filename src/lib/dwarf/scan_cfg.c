@@ -1772,6 +1772,26 @@ static uint32_t edge_before_loop(struct scan_cfg *c, uint32_t l, uint32_t stamp,
 	return c->blocks[from].first + c->blocks[from].n - 1;
 }
 
+/* Does one of e[0..n) run before instruction x on every path to it? */
+static bool dominated(const struct scan_cfg *c, uint32_t x, const uint32_t *e, uint32_t n)
+{
+	for (uint32_t k = 0; k < n; k++) {
+		uint32_t a = c->insns[e[k]].blk, b = c->insns[x].blk;
+
+		if (a == b ? e[k] <= x : dominates(c, a, b))
+			return true;
+	}
+	return false;
+}
+
+static bool in_set(const uint32_t *set, uint32_t n, uint32_t x)
+{
+	for (uint32_t k = 0; k < n; k++)
+		if (set[k] == x)
+			return true;
+	return false;
+}
+
 /* Does block q go on to one block, but for an exception fixup its last
  * instruction has (__switch_to's loadsegment(ss, ...): `mov %eax,%ss`)?
  * The fault is the exception; it goes on. */
@@ -4573,6 +4593,7 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 	uint32_t nrepl = 0, ms = NONE;	/* ms: the marker's other exit */
 	uint32_t ej[SCAN_CFG_MAX_ENTRIES], et[SCAN_CFG_MAX_ENTRIES], nej = 0;	/* edges: jump, */
 	uint8_t ec[SCAN_CFG_MAX_ENTRIES];		/* target, way */
+	uint32_t lw[SCAN_CFG_MAX_ENTRIES], nlw = 0;	/* ways into a loop of the body */
 
 	memset(out, 0, sizeof(*out));
 	if (c->state <= 0)
@@ -4698,6 +4719,63 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 			ent[k] = x;
 			preloop = true;
 			continue;
+		}
+		/*
+		 * One of several ways in: the ways into the loop there. The
+		 * loop's blocks run per iteration, its ways in once per call:
+		 * every case of __rb_erase_augmented goes somewhere into the
+		 * augment callback's `while (rb != stop)` (a `jne` into its
+		 * middle, a `jmp` from each case to its head), glibc's
+		 * free_memory is entered at its rotated loop's test by a `ja`
+		 * and a `jmp`. What the loop leads to is the rest of the same
+		 * call, no way in.
+		 */
+		if (nent > 1 && nrepl < 16) {
+			uint32_t w[SCAN_CFG_MAX_ENTRIES], nw, np = 0, t = ent[k];
+			uint8_t wc[SCAN_CFG_MAX_ENTRIES];
+
+			nw = ways_into(c, t, l, w, wc, SCAN_CFG_MAX_ENTRIES);
+			for (i = 0; i < nw; i++)
+				np += !wc[i];
+			if (nw && nent - 1 + np + nej + (nw - np) <= SCAN_CFG_MAX_ENTRIES &&
+			    nlw + np <= SCAN_CFG_MAX_ENTRIES) {
+				for (i = 0, np = 0; i < nent; i++)
+					if (i != k && (in_loop(c, c->insns[ent[i]].blk, l) ||
+						       !reaches(c, t, ent[i], stamp, D)))
+						ent[np++] = ent[i];
+				nent = np;
+				for (i = 0; i < nw; i++) {
+					/* a way another way in leads to always: that
+					 * one counts the call (skipn_spaces' `jne`
+					 * after its marker's `test`) */
+					if (in_set(ent, nent, w[i])) {	/* one already */
+						lw[nlw++] = w[i];
+						continue;
+					}
+					if (dominated(c, w[i], ent, nent))
+						continue;
+					if (!wc[i]) {
+						ent[nent++] = lw[nlw++] = w[i];
+						continue;
+					}
+					ej[nej] = w[i];
+					et[nej] = t;
+					ec[nej++] = wc[i];
+				}
+				nrepl++;
+				k = NONE;	/* again from the first */
+				if (nent)
+					continue;
+				/* edges alone: each a branch into the loop */
+				for (i = 0; i < nej; i++) {
+					out->addr[i] = c->insns[ej[i]].addr;
+					out->cond[i] = ec[i];
+					out->at[i] = c->insns[et[i]].addr;
+				}
+				out->n = out->edges = nej;
+				out->how = nej > 1 ? BTFI_PROBE_HOW_MULTI : BTFI_PROBE_HOW_PRELOOP;
+				return;
+			}
 		}
 		if (nent == 1 && (x = edge_before_loop(c, l, stamp, &cd)) != NONE) {
 			out->addr[0] = c->insns[x].addr;
@@ -4865,8 +4943,12 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 	if (nent > 1 && !cut) {
 		uint32_t keep = 0;
 
+		/* once ways into a loop were taken (nlw): those, and others
+		 * that do some of the call's work */
 		for (k = 0; k < nent; k++)
-			if (way_kept(c, pre[k], ent[k], mi, ms, stamp, D)) {
+			if (nlw ? in_set(lw, nlw, pre[k]) || does_work(c, pre[k], stamp, D, true) ||
+				  lone_jump(c, pre[k], stamp) :
+			    way_kept(c, pre[k], ent[k], mi, ms, stamp, D)) {
 				pre[keep] = pre[k];
 				ent[keep++] = ent[k];
 			}
