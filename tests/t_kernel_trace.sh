@@ -69,7 +69,9 @@
 #     static key, do_sys_ftruncate's sb_start_write with might_sleep()'s
 #     static call (check_kprobe_address_safe(): -EINVAL; the binary before
 #     had its sites there, which best effort left out): N mprotect() and M
-#     ftruncate() give N and M events there from that pid, one mm, one sb
+#     ftruncate() give N and M events there from that pid, one sb; L
+#     mlock() give L in do_mlock, probed before its key with mm where it is
+#     at the key (scan.c moved_locs()), the same mm as do_mprotect_pkey's
 #     (best effort: both functions also have sites in notrace functions,
 #     the __do_sys_* ones);
 #  6. a site kprobes cannot take (get_stack_guard_info is inlined once into
@@ -150,7 +152,7 @@ gcc -O2 -static -Wall -Wextra -o "$KOUT/access" "$KTOP/tests/kernel/access.c" ||
 an=$((2 + RANDOM % 4)); ak=$((1 + RANDOM % 4)); aj=$((1 + RANDOM % 3))
 # 15. sites moved off what kprobes refuse: mprotect() and ftruncate()
 gcc -O2 -static -Wall -Wextra -o "$KOUT/keysites" "$KTOP/tests/kernel/keysites.c" || fail "building tests/kernel/keysites.c"
-kn=$((2 + RANDOM % 5)); km=$((1 + RANDOM % 5))
+kn=$((2 + RANDOM % 5)); km=$((1 + RANDOM % 5)); kl=$((1 + RANDOM % 4))
 # 13. sites on a branch: copy_from_iter's in kernfs_fop_write_iter,
 # copy_from_user's in core_sys_select (the offsets in the caller of FUNC's
 # sites on a branch, from dump of the blob)
@@ -292,8 +294,8 @@ leftover run17
 # run 18: sites moved off a static key and a static call (best effort:
 # both have sites in notrace functions, __do_sys_mlockall's and others)
 start run18 --best-effort --no-entry mmap_write_lock_killable sb_start_write
-./keysites kf 0 0
-./keysites kf $kn $km
+./keysites kf 0 0 0
+./keysites kf $kn $km $kl
 sleep 0.3
 kill -TERM \$pid; wait \$pid; echo "RC run18 \$?"
 leftover run18
@@ -456,25 +458,27 @@ echo "ok: retry_estale in do_faccessat: $n events for $an EACCES + $ak EROFS cal
 
 # --- 15. sites moved off what kprobes refuse
 # (a static binary's start-up calls mprotect() too: the run with 0 counts it)
-expect_line "$o" "^keysites pid [0-9]+ mprotect 0 ftruncate 0\$"
-expect_line "$o" "^keysites pid [0-9]+ mprotect $kn ftruncate $km\$"
+expect_line "$o" "^keysites pid [0-9]+ mprotect 0 ftruncate 0 mlock 0\$"
+expect_line "$o" "^keysites pid [0-9]+ mprotect $kn ftruncate $km mlock $kl\$"
 expect_line "$o" "^RC run18 0\$"
-kpid0=$(sed -nE 's/^keysites pid ([0-9]+) mprotect 0 ftruncate 0$/\1/p' "$o")
-kpid=$(sed -nE "s/^keysites pid ([0-9]+) mprotect $kn ftruncate $km\$/\1/p" "$o")
+kpid0=$(sed -nE 's/^keysites pid ([0-9]+) mprotect 0 ftruncate 0 mlock 0$/\1/p' "$o")
+kpid=$(sed -nE "s/^keysites pid ([0-9]+) mprotect $kn ftruncate $km mlock $kl\$/\1/p" "$o")
 kev() {	# pid function caller
 	grep -E "^run18: [0-9.-]+ $1 $2 $3\+0x[0-9a-f]+ [a-z]+=0x[0-9a-f]+\$" "$o" || true
 }
 ev=$(kev "$kpid" mmap_write_lock_killable do_mprotect_pkey)
 n=$(( $(echo "$ev" | grep -c . || true) - $(kev "$kpid0" mmap_write_lock_killable do_mprotect_pkey | grep -c . || true) ))
-nmm=$(echo "$ev" | sed -nE 's/.* mm=(0x[0-9a-f]+)$/\1/p' | sort -u | grep -c . || true)
-[ "$n" = "$kn" ] && [ "$nmm" = 1 ] ||
-	fail "run18: $n more mmap_write_lock_killable events in do_mprotect_pkey ($nmm distinct mm) for $kn more mprotect() calls: $ev"
+evl=$(kev "$kpid" mmap_write_lock_killable do_mlock)
+nl=$(echo "$evl" | grep -c . || true)
+nmm=$(printf '%s\n%s\n' "$ev" "$evl" | sed -nE 's/.* mm=(0x[0-9a-f]+)$/\1/p' | sort -u | grep -c . || true)
+[ "$n" = "$kn" ] && [ "$nl" = "$kl" ] && [ "$nmm" = 1 ] ||
+	fail "run18: $n more mmap_write_lock_killable events in do_mprotect_pkey for $kn more mprotect() calls, $nl in do_mlock for $kl mlock() calls, $nmm distinct mm: $ev $evl"
 ev2=$(kev "$kpid" sb_start_write do_sys_ftruncate)
 n2=$(echo "$ev2" | grep -c . || true)
 nsb=$(echo "$ev2" | sed -nE 's/.* sb=(0x[0-9a-f]+)$/\1/p' | sort -u | grep -c . || true)
 [ "$n2" = "$km" ] && [ "$nsb" = 1 ] && [ -z "$(kev "$kpid0" sb_start_write do_sys_ftruncate)" ] ||
 	fail "run18: $n2 sb_start_write events in do_sys_ftruncate ($nsb distinct sb) for $km ftruncate() calls: $ev2"
-echo "ok: static key and static call sites moved: $n mmap_write_lock_killable events for $kn mprotect() (beyond start-up's), $n2 sb_start_write for $km ftruncate(), one mm, one sb"
+echo "ok: static key and static call sites moved: $n mmap_write_lock_killable events for $kn mprotect() (beyond start-up's) and $nl for $kl mlock(), one mm; $n2 sb_start_write for $km ftruncate(), one sb"
 
 # --- 11. a constant address from the code: KASLR's runtime address
 expect_line "$o" "^RC run14 0\$"

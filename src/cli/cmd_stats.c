@@ -160,6 +160,7 @@ static void print_json(const char *path, const struct btfi_stats *st, uint32_t m
 		jw_uint_field(&w, "nop_skipped", s->probe.nop_skipped);
 		jw_uint_field(&w, "refused_moved", s->probe.refused_moved);
 		jw_uint_field(&w, "refused_left", s->probe.refused_left);
+		jw_uint_field(&w, "moved_locs", s->probe.moved_locs);
 		jw_uint_field(&w, "borrowed", s->probe.borrowed);
 		jw_uint_field(&w, "reg_copy", s->probe.reg_copy);
 		jw_uint_field(&w, "reg_load", s->probe.reg_load);
@@ -291,6 +292,7 @@ static void print_table(const char *path, const struct btfi_stats *st, uint32_t 
 		row("  padding skipped", s->probe.nop_skipped, 0);
 		row("  moved off a refused instruction", s->probe.refused_moved, 0);
 		row("  left on one (no way round it found)", s->probe.refused_left, 0);
+		row("  parameter locations from the one moved off", s->probe.moved_locs, 0);
 		row("  parameter locations from the probe's path", s->probe.borrowed, 0);
 		row("    a register copied from the probe's", s->probe.reg_copy, 0);
 		row("    memory a register is loaded from later", s->probe.reg_load, 0);

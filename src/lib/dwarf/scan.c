@@ -1846,6 +1846,25 @@ static int site_locs(struct btfi_scan *s, struct scan_priv *p, const struct walk
 			l->reason = BTFI_R_NOT_AT_ADDR;
 			s->probe.join_view++;
 		}
+		/* moved back off an instruction the probes refuse: the
+		 * location there, if what runs between leaves it (ip_rcv's
+		 * NF_HOOK: pf and hook constants from its static key on) */
+		if (!err && l->kind == BTFI_LOC_NONE && l->reason == BTFI_R_NOT_AT_ADDR &&
+		    p->moved_at) {
+			struct walk_ctx mctx = pctx;
+			struct btfi_loc m = *l;
+
+			mctx.has_view = ev.has && p->moved_at == ev.addr;
+			err = param_loc(s, p, &mctx, &child, &s->params[f->first_param + k],
+					p->moved_at, &m);
+			if (!err && m.kind == BTFI_LOC_NONE && m.reason == BTFI_R_NOT_AT_ADDR)
+				err = next_view_loc(s, p, &mctx, &child,
+						    &s->params[f->first_param + k], p->moved_at, &m);
+			if (!err && m.kind != BTFI_LOC_NONE && loc_unchanged(&m, p->moved_kill, true)) {
+				*l = m;
+				s->probe.moved_locs++;
+			}
+		}
 		if (!err && l->kind == BTFI_LOC_NONE && l->reason == BTFI_R_NOT_AT_ADDR &&
 		    cfg_ok)
 			err = borrow_loc(s, p, &pctx, &child, &s->params[f->first_param + k],
@@ -1903,6 +1922,25 @@ static int edge_locs(struct btfi_scan *s, struct scan_priv *p, const struct walk
 	err = site_locs(s, p, ctx, die, ri, o, si);
 	s->sites[si].addr = addr;
 	s->sites[si].cond = ch->cond[k];
+	return err;
+}
+
+/* A site at a plain address ch->addr[k]: if it was moved back off an
+ * instruction the probes refuse (ch->at[k]), a parameter without a
+ * location there has the one it has at that instruction when what runs
+ * between leaves it alone (site_locs()). */
+static int moved_locs(struct btfi_scan *s, struct scan_priv *p, const struct walk_ctx *ctx,
+		      Dwarf_Die *die, const struct ranges_info *ri, const struct scan_origin *o,
+		      uint32_t si, const struct scan_cfg_choice *ch, uint32_t k)
+{
+	int err;
+
+	if (k < ch->n && !ch->cond[k]) {
+		p->moved_at = ch->at[k];
+		p->moved_kill = ch->kill[k];
+	}
+	err = site_locs(s, p, ctx, die, ri, o, si);
+	p->moved_at = 0;
 	return err;
 }
 
@@ -2091,7 +2129,7 @@ static int do_inline(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
 
 	err = ch.locs_at ? loop_exit_locs(s, p, ctx, die, &ri, o, si, &ch) :
 	      ch.n && ch.cond[0] ? edge_locs(s, p, ctx, die, &ri, o, si, &ch, 0) :
-	      site->addr ? site_locs(s, p, ctx, die, &ri, o, si) : 0;
+	      site->addr ? moved_locs(s, p, ctx, die, &ri, o, si, &ch, 0) : 0;
 	if (err)
 		return err;
 	/* The other paths into the body: the same call, one address each. */
@@ -2116,7 +2154,7 @@ static int do_inline(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
 				memcpy(&s->reach[s->sites[xi].first_loc],
 				       &s->reach[s->sites[si].first_loc], f->nparams);
 		} else if ((err = ch.cond[i] ? edge_locs(s, p, ctx, die, &ri, o, xi, &ch, i) :
-				  site_locs(s, p, ctx, die, &ri, o, xi))) {
+				  moved_locs(s, p, ctx, die, &ri, o, xi, &ch, i))) {
 			return err;
 		}
 	}

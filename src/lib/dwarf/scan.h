@@ -195,6 +195,7 @@ struct btfi_scan {
 		uint32_t nop_skipped;		/* padding skipped */
 		uint32_t refused_moved;		/* moved off an instruction the probes refuse */
 		uint32_t refused_left;		/* addresses still there: nowhere else */
+		uint32_t moved_locs;		/* locations from the refused one */
 		uint32_t borrowed;		/* parameter locations from the probe's path */
 		uint32_t reg_copy;		/* ... of them: a register copied from the one
 						 * at the probe (mov R, R') */

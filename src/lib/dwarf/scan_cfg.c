@@ -1993,6 +1993,22 @@ moved:
 	return j;
 }
 
+/* Probe x, moved back from instruction `from` (refused) in its block or
+ * from the end of a block that leads only to it: out's at[k] and kill[k]
+ * (scan_cfg.h). */
+static void moved_from(struct scan_cfg *c, uint32_t x, uint32_t from, struct scan_cfg_choice *out,
+		       uint32_t k)
+{
+	bool same = from != NONE && c->insns[x].blk == c->insns[from].blk;
+
+	if (from == NONE || x == from || !c->insns[from].refused || (same && x > from))
+		return;
+	out->at[k] = c->insns[from].addr;
+	out->kill[k] = 0;
+	for (uint32_t j = x; j == x || (same && j < from); j++)
+		out->kill[k] |= insn_writes(c, j);
+}
+
 bool scan_cfg_refused(struct scan_cfg *c, uint64_t addr)
 {
 	uint32_t i;
@@ -2012,13 +2028,16 @@ uint32_t scan_cfg_settle(struct scan_cfg *c, uint64_t addr, struct scan_cfg_choi
 		if (j == i)
 			return 0;
 		out->addr[0] = c->insns[j].addr;
+		moved_from(c, j, i, out, 0);
 		return out->n = 1;
 	}
 	/* the ways into its block, as for an entry (scan_cfg_entries()) */
 	out->n = out->edges = 0;
 	for (k = 0; k < nw; k++)
-		if (!wc[k])
+		if (!wc[k]) {
+			moved_from(c, w[k], j, out, out->n);
 			out->addr[out->n++] = c->insns[w[k]].addr;
+		}
 	for (k = 0; k < nw; k++)
 		if (wc[k]) {
 			out->addr[out->n] = c->insns[w[k]].addr;
@@ -5070,9 +5089,10 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 		pre[k] = pre[nent];
 		for (i = 0; i < nw; i++) {
 			if (!wc[i]) {
-				/* after the others: checked in their turn */
-				pre[nent] = ent[nent] = w[i];
-				nent++;
+				/* after the others: checked in their turn;
+				 * pre: where its parameters are */
+				ent[nent] = w[i];
+				pre[nent++] = t;
 				continue;
 			}
 			ej[nej] = w[i];
@@ -5110,8 +5130,10 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 	if (out->views > nent)
 		out->views = nent;
 	i = 0;
-	for (k = 0; k < nent - out->views; k++)
+	for (k = 0; k < nent - out->views; k++) {
+		moved_from(c, ent[k], pre[k], out, i);
 		out->addr[i++] = c->insns[ent[k]].addr;
+	}
 	for (k = 0; k < nej; k++, i++) {
 		out->addr[i] = c->insns[ej[k]].addr;
 		out->cond[i] = ec[k];

@@ -46,6 +46,11 @@ struct scan_cfg_choice {
 	uint8_t cond[SCAN_CFG_MAX_ENTRIES];
 	uint64_t at[SCAN_CFG_MAX_ENTRIES];
 	uint32_t edges;		/* how many of them */
+	/* cond[k] == 0, at[k] != 0: addr[k] was moved back off at[k], an
+	 * instruction the probes refuse; a parameter addr[k] has no location
+	 * for is where it is at at[k] if nothing in kill[k] (btfi_insn_writes()
+	 * bits of what runs between) touches it. */
+	uint32_t kill[SCAN_CFG_MAX_ENTRIES];
 };
 
 int scan_cfg_new(struct scan_cfg **out);

@@ -79,6 +79,9 @@ struct scan_priv {
 	bool kernel;			/* vmlinux or a module: probed by kprobes */
 	bool relocatable;		/* ET_REL: per-section addresses */
 	struct scan_xedge *xedges;	uint32_t nxedges, xedges_cap;	/* sorted by from */
+	/* site_locs()' probe moved back off moved_at (scan_cfg_choice's
+	 * at/kill), 0 if not: set by moved_locs() for one call */
+	uint64_t moved_at;	uint32_t moved_kill;
 	/* instructions kprobes refuse: jump labels, BUG/WARN ud2s, static
 	 * calls (check_kprobe_address_safe()); sorted */
 	uint64_t *krefused;	uint32_t nkrefused, krefused_cap;
