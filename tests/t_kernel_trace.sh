@@ -478,6 +478,16 @@ n2=$(echo "$ev2" | grep -c . || true)
 nsb=$(echo "$ev2" | sed -nE 's/.* sb=(0x[0-9a-f]+)$/\1/p' | sort -u | grep -c . || true)
 [ "$n2" = "$km" ] && [ "$nsb" = 1 ] && [ -z "$(kev "$kpid0" sb_start_write do_sys_ftruncate)" ] ||
 	fail "run18: $n2 sb_start_write events in do_sys_ftruncate ($nsb distinct sb) for $km ftruncate() calls: $ev2"
+# the sites the kernel refused are those stats marks (notrace function, or
+# an instruction kprobes refuse): the encoder knew
+marked=$("$BTFINLINE" stats --sites "$KCACHE/vmlinux" |
+	awk '$1 == "site" && ($2 == "mmap_write_lock_killable" || $2 == "sb_start_write") && / (refused|notrace)/ { print $5 }' |
+	sort | paste -sd' ')
+skipped=$(sed -nE 's/^run18-err: btfinline: kernel: [0-9]+ sites? refused by the kernel, skipped: //p' "$o" |
+	tr ',' '\n' | sed -E 's/^ *([^ ]+) .*/\1/' | sort | paste -sd' ')
+[ -n "$marked" ] && [ "$marked" = "$skipped" ] ||
+	fail "run18: the kernel refused '$skipped', stats --sites marks '$marked'"
+echo "ok: the sites the kernel refused are those stats marks notrace or refused: $marked"
 echo "ok: static key and static call sites moved: $n mmap_write_lock_killable events for $kn mprotect() (beyond start-up's) and $nl for $kl mlock(), one mm; $n2 sb_start_write for $km ftruncate(), one sb"
 
 # --- 11. a constant address from the code: KASLR's runtime address

@@ -77,6 +77,8 @@ static void print_sites(const struct btfi_scan *s)
 		}
 		if (site->flags & BTFI_SITE_REFUSED)
 			printf(" refused");
+		if (site->flags & BTFI_SITE_NOTRACE)
+			printf(" notrace");
 		/* --entry-rows: a copy of GCC's entry row no probe shares a
 		 * path with */
 		while (u < s->entry_rows.nunprobed && s->entry_rows.unprobed[u].site < i)
@@ -161,6 +163,7 @@ static void print_json(const char *path, const struct btfi_stats *st, uint32_t m
 		jw_uint_field(&w, "refused_moved", s->probe.refused_moved);
 		jw_uint_field(&w, "refused_left", s->probe.refused_left);
 		jw_uint_field(&w, "moved_locs", s->probe.moved_locs);
+		jw_uint_field(&w, "notrace", s->probe.notrace);
 		jw_uint_field(&w, "borrowed", s->probe.borrowed);
 		jw_uint_field(&w, "reg_copy", s->probe.reg_copy);
 		jw_uint_field(&w, "reg_load", s->probe.reg_load);
@@ -293,6 +296,7 @@ static void print_table(const char *path, const struct btfi_stats *st, uint32_t 
 		row("  moved off a refused instruction", s->probe.refused_moved, 0);
 		row("  left on one (no way round it found)", s->probe.refused_left, 0);
 		row("  parameter locations from the one moved off", s->probe.moved_locs, 0);
+		row("  in a notrace function (kprobe PMU: refused)", s->probe.notrace, 0);
 		row("  parameter locations from the probe's path", s->probe.borrowed, 0);
 		row("    a register copied from the probe's", s->probe.reg_copy, 0);
 		row("    memory a register is loaded from later", s->probe.reg_load, 0);
@@ -426,7 +430,10 @@ const struct cli_cmd cli_stats = {
 "                  the enclosing call; `shared` for code only another call of\n"
 "                  the function enters, its events; `refused` after an address\n"
 "                  the probes cannot take, kprobes' jump labels, WARNs and static\n"
-"                  calls or uprobes' lock prefix, with no way round it); with\n"
+"                  calls or uprobes' lock prefix, with no way round it; `notrace`\n"
+"                  after a kernel address in a function without an ftrace call,\n"
+"                  which the kprobe PMU refuses unless the kernel has\n"
+"                  CONFIG_KPROBE_EVENTS_ON_NOTRACE); with\n"
 "                  --entry-rows, an instance with a copy of its entry row that no\n"
 "                  probe shares a path with ends in `unprobed-copy ADDR`; then one\n"
 "                  line per function\n"

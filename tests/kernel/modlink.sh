@@ -4,8 +4,8 @@
 # of a copy GNU ld linked: every relocation applied by ld, the module's
 # undefined symbols stubbed as functions of their own names (a call of
 # __stack_chk_fail still ends its path) and __jump_table, __ex_table,
-# __bug_table and .static_call_sites bracketed by __start_/__stop_
-# symbols, as in vmlinux; at
+# __bug_table, .static_call_sites and __mcount_loc bracketed by
+# __start_/__stop_ symbols, as in vmlinux; at
 # the kernel's module addresses, as a module loads.
 # Compared per inline instance: function, caller+offset (code past the
 # caller's symbols, its .cold part, as "cold": ld places .text.unlikely
@@ -23,6 +23,7 @@ SECTIONS {
   __ex_table : { __start___ex_table = .; KEEP(*(__ex_table)) __stop___ex_table = .; }
   __bug_table : { __start___bug_table = .; KEEP(*(__bug_table)) __stop___bug_table = .; }
   .static_call_sites : { __start_static_call_sites = .; KEEP(*(.static_call_sites)) __stop_static_call_sites = .; }
+  __mcount_loc : { __start_mcount_loc = .; KEEP(*(__mcount_loc)) __stop_mcount_loc = .; }
 } INSERT AFTER .data;
 LD
 # .text.unlikely after .text, as libdwfl and the kernel's loader place it

@@ -1012,6 +1012,14 @@ static int entry_site(struct btfi_scan *s, struct scan_priv *p, const struct wal
 		s->nlocs -= f->nparams;
 		return 0;
 	}
+	if (p->kernel && scan_kernel_notrace(p, s->sites[si].addr)) {
+		s->sites[si].flags |= BTFI_SITE_NOTRACE;
+		s->probe.notrace++;
+	}
+	if (p->kernel && scan_kernel_refused(p, s->sites[si].addr)) {
+		s->sites[si].flags |= BTFI_SITE_REFUSED;	/* (an entry: nowhere else) */
+		s->probe.refused_left++;
+	}
 	if (clone)
 		f->nclones++;
 	s->entry_sites++;
@@ -1056,6 +1064,8 @@ static void drop_others_ways(struct btfi_scan *s, struct scan_priv *p, const str
 			s->probe.extra_addrs--;
 			s->probe.others_ways++;
 			s->probe.edges -= x->cond != 0;
+			s->probe.refused_left -= !!(x->flags & BTFI_SITE_REFUSED);
+			s->probe.notrace -= !!(x->flags & BTFI_SITE_NOTRACE);
 			continue;
 		}
 		/* (the spans and the taken map still name sites by their old
@@ -2158,13 +2168,19 @@ static int do_inline(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
 			return err;
 		}
 	}
-	/* what is left on an instruction the probes refuse (no way round) */
-	for (xi = si; p->policy == BTFI_PROBE_PER_CALL && p->cfg && xi < s->nsites; xi++)
-		if (s->sites[xi].addr && !s->sites[xi].cond &&
-		    scan_cfg_refused(p->cfg, s->sites[xi].addr)) {
+	/* what is left on an instruction the probes refuse (no way round);
+	 * a kernel's in a function the kprobe PMU refuses */
+	for (xi = si; xi < s->nsites; xi++) {
+		if (p->policy == BTFI_PROBE_PER_CALL && p->cfg && s->sites[xi].addr &&
+		    !s->sites[xi].cond && scan_cfg_refused(p->cfg, s->sites[xi].addr)) {
 			s->sites[xi].flags |= BTFI_SITE_REFUSED;
 			s->probe.refused_left++;
 		}
+		if (p->kernel && s->sites[xi].addr && scan_kernel_notrace(p, s->sites[xi].addr)) {
+			s->sites[xi].flags |= BTFI_SITE_NOTRACE;
+			s->probe.notrace++;
+		}
+	}
 	if (p->entry_rows && ri.any && !(s->sites[si].flags & BTFI_SITE_SPLIT)) {
 		int r = fn_cfg(p, ctx);	/* (built already for per-call) */
 
@@ -2522,6 +2538,7 @@ void btfi_scan_free(struct btfi_scan *s)
 		free(p->franges);
 		free(p->xedges);
 		free(p->krefused);
+		free(p->mcount);
 		scan_cfg_free(p->cfg);
 	}
 	free(s->dwarfs);

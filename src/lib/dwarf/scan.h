@@ -77,6 +77,11 @@ enum {
 	 * static call; uprobes' lock prefix) that no other way round
 	 * replaced: attaching there fails (stats --sites: `refused`). */
 	BTFI_SITE_REFUSED = 1 << 7,
+	/* A kernel's, in a function ftrace cannot trace (no __fentry__
+	 * call: an `inline` function's out-of-line copy, a `notrace` one, a
+	 * .cold part): the kprobe PMU refuses it unless the kernel has
+	 * CONFIG_KPROBE_EVENTS_ON_NOTRACE (stats --sites: `notrace`). */
+	BTFI_SITE_NOTRACE = 1 << 8,
 };
 
 struct btfi_site {
@@ -91,7 +96,7 @@ struct btfi_site {
 	uint16_t depth;		/* 1 = directly in an out-of-line function
 				 * (0: a clone's entry) */
 	uint16_t shndx;		/* ELF section holding addr, 0 if none */
-	uint8_t flags;		/* BTFI_SITE_* */
+	uint16_t flags;		/* BTFI_SITE_* */
 	uint8_t how;		/* enum btfi_probe_how (per-call policy) */
 	uint8_t cond;		/* 0; else 1 + the x86 condition code (0 o, 1 no, 2 b, 3 ae, 4 e, 5 ne, 6 be, 7 a, 8 s, 9 ns, 10 p, 11 np, 12 l, 13 ge, 14 le, 15 g): addr is a branch of the caller's, a hit is a call only when that condition holds (it then goes into the body) */
 };
@@ -196,6 +201,7 @@ struct btfi_scan {
 		uint32_t refused_moved;		/* moved off an instruction the probes refuse */
 		uint32_t refused_left;		/* addresses still there: nowhere else */
 		uint32_t moved_locs;		/* locations from the refused one */
+		uint32_t notrace;		/* kernel addresses in notrace functions */
 		uint32_t borrowed;		/* parameter locations from the probe's path */
 		uint32_t reg_copy;		/* ... of them: a register copied from the one
 						 * at the probe (mov R, R') */

@@ -304,21 +304,6 @@ static bool noreturn_at(struct scan_cfg *c, struct scan_priv *p, uint64_t target
 	return nr;
 }
 
-static bool krefused(const struct scan_priv *p, uint64_t a)
-{
-	uint32_t lo = 0, hi = p->nkrefused;
-
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (p->krefused[mid] < a)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < p->nkrefused && p->krefused[lo] == a;
-}
-
 static int decode(struct scan_cfg *c, struct scan_priv *p)
 {
 	for (uint32_t k = 0; k < c->nblocks; k++) {	/* nblocks = nranges here */
@@ -367,7 +352,7 @@ static int decode(struct scan_cfg *c, struct scan_priv *p)
 				ci->ret = in.ret;
 				/* what the binary's probes refuse: uprobes, or
 				 * in a kernel kprobes (scan_kflow.c) */
-				ci->refused = p->kernel ? krefused(p, a) : in.uprobe_refusal != NULL;
+				ci->refused = p->kernel ? scan_kernel_refused(p, a) : in.uprobe_refusal != NULL;
 			}
 			a += ci->len;
 		}

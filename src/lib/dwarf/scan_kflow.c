@@ -169,6 +169,87 @@ out:
 	return err;
 }
 
+/*
+ * The ftrace call sites (__mcount_loc: each function ftrace can trace has
+ * its `call __fentry__` listed, 8-byte addresses; a module's filled by
+ * R_X86_64_64 relocations) into p->mcount, sorted. Without
+ * CONFIG_KPROBE_EVENTS_ON_NOTRACE (Debian's 6.1) the kprobe PMU refuses
+ * an address in a function that has none (within_notrace_func()): the
+ * out-of-line copies of `inline` functions, `notrace` ones, `.cold` parts.
+ */
+static int add_mcount(struct scan_priv *p, Elf *elf)
+{
+	static const char *const names[] = { "__start_mcount_loc", "__stop_mcount_loc" };
+	struct btfi_relas r = { 0 };
+	uint64_t v[2];
+	const uint8_t *b;
+	GElf_Shdr sh;
+	Elf_Scn *scn;
+	int err = 0;
+
+	if (p->relocatable) {
+		scn = btfi_elf_scn(elf, "__mcount_loc", &sh);
+		if (!scn || sh.sh_type != SHT_PROGBITS ||
+		    (err = btfi_relas_add(p->rel_elf ? p->rel_elf : elf, elf, elf_ndxscn(scn), &r)))
+			goto out;
+		for (size_t k = 0; k < r.n; k++) {
+			if (r.v[k].undef || r.v[k].type != R_X86_64_64)
+				continue;
+			if (GROW(p->mcount, p->mcount_cap, p->nmcount + 1)) {
+				err = -ENOMEM;
+				goto out;
+			}
+			p->mcount[p->nmcount++] = r.v[k].value;
+		}
+	} else {
+		btfi_elf_sym_values(elf, names, v, 2);
+		if (!v[0] || v[1] <= v[0] || (v[1] - v[0]) % 8 || !(b = bytes_at(elf, v[0], v[1])))
+			return 0;
+		if (GROW(p->mcount, p->mcount_cap, (v[1] - v[0]) / 8))
+			return -ENOMEM;
+		for (uint64_t a = v[0]; a < v[1]; a += 8, b += 8)
+			memcpy(&p->mcount[p->nmcount++], b, 8);
+	}
+	if (p->nmcount)
+		qsort(p->mcount, p->nmcount, sizeof(*p->mcount), cmp_u64);
+out:
+	btfi_relas_free(&r);
+	return err;
+}
+
+bool scan_kernel_refused(const struct scan_priv *p, uint64_t addr)
+{
+	uint32_t lo = 0, hi = p->nkrefused;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (p->krefused[mid] < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < p->nkrefused && p->krefused[lo] == addr;
+}
+
+bool scan_kernel_notrace(const struct scan_priv *p, uint64_t addr)
+{
+	const struct btfi_sym *f;
+	uint32_t lo = 0, hi = p->nmcount;
+
+	if (!p->nmcount || !(f = btfi_syms_at(&p->syms, addr)))
+		return false;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (p->mcount[mid] < f->addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo == p->nmcount || p->mcount[lo] >= f->addr + (f->size ? f->size : 1);
+}
+
 int scan_kernel_flow(struct scan_priv *p, Elf *elf)
 {
 	int err;
@@ -191,5 +272,5 @@ int scan_kernel_flow(struct scan_priv *p, Elf *elf)
 		qsort(p->xedges, p->nxedges, sizeof(*p->xedges), cmp_xedge);
 	if (p->nkrefused)
 		qsort(p->krefused, p->nkrefused, sizeof(*p->krefused), cmp_u64);
-	return 0;
+	return add_mcount(p, elf);
 }

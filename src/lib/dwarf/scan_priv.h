@@ -85,6 +85,7 @@ struct scan_priv {
 	/* instructions kprobes refuse: jump labels, BUG/WARN ud2s, static
 	 * calls (check_kprobe_address_safe()); sorted */
 	uint64_t *krefused;	uint32_t nkrefused, krefused_cap;
+	uint64_t *mcount;	uint32_t nmcount, mcount_cap;	/* ftrace's call sites, sorted */
 	uint8_t addr_size;
 
 	uint32_t funcs_cap, params_cap, sites_cap, locs_cap, shapes_cap;
@@ -168,6 +169,12 @@ void scan_read_file_names(struct scan_priv *p, uint64_t off);
  * fixups and warnings into p->xedges, and the instructions kprobes refuse
  * into p->krefused, both sorted. */
 int scan_kernel_flow(struct scan_priv *p, Elf *elf);
+/* Is the instruction at addr one kprobes refuse (p->krefused)? */
+bool scan_kernel_refused(const struct scan_priv *p, uint64_t addr);
+/* Is addr in a function ftrace cannot trace (no __mcount_loc entry in
+ * its symbol; false where that is unknown)? The kprobe PMU refuses it
+ * without CONFIG_KPROBE_EVENTS_ON_NOTRACE. */
+bool scan_kernel_notrace(const struct scan_priv *p, uint64_t addr);
 /* The code bytes at addr in an executable section, *avail of them to the
  * section's end; NULL if there are none (a debug file's NOBITS). */
 const uint8_t *scan_code(struct scan_priv *p, uint64_t addr, uint64_t *avail);
