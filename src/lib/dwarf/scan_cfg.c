@@ -4584,6 +4584,20 @@ static bool way_kept(struct scan_cfg *c, uint32_t x, uint32_t ex, uint32_t mi, u
 	       (mi != NONE && own_decision(c, x, stamp)) || (mi != NONE && dup_of(c, x, mi));
 }
 
+/* The choice when only edges are left: jump ej[k] into et[k] when ec[k]
+ * - 1 holds; how1 if there is one. */
+static void edges_out(const struct scan_cfg *c, const uint32_t *ej, const uint32_t *et,
+		      const uint8_t *ec, uint32_t nej, uint8_t how1, struct scan_cfg_choice *out)
+{
+	for (uint32_t k = 0; k < nej; k++) {
+		out->addr[k] = c->insns[ej[k]].addr;
+		out->cond[k] = ec[k];
+		out->at[k] = c->insns[et[k]].addr;
+	}
+	out->n = out->edges = nej;
+	out->how = nej > 1 ? BTFI_PROBE_HOW_MULTI : how1;
+}
+
 void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t nr,
 		      const uint64_t *vp, uint32_t nvp, uint64_t marker, bool has_marker,
 		      uint64_t fallback, Dwarf_Die *cu, Dwarf_Die *inst,
@@ -4771,13 +4785,7 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 				if (nent)
 					continue;
 				/* edges alone: each a branch into the loop */
-				for (i = 0; i < nej; i++) {
-					out->addr[i] = c->insns[ej[i]].addr;
-					out->cond[i] = ec[i];
-					out->at[i] = c->insns[et[i]].addr;
-				}
-				out->n = out->edges = nej;
-				out->how = nej > 1 ? BTFI_PROBE_HOW_MULTI : BTFI_PROBE_HOW_PRELOOP;
+				edges_out(c, ej, et, ec, nej, BTFI_PROBE_HOW_PRELOOP, out);
 				return;
 			}
 		}
@@ -5088,14 +5096,7 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 		out->refused_moved = true;
 	}
 	if (!nent && nej) {
-		/* as the edges alone above */
-		for (i = 0; i < nej; i++) {
-			out->addr[i] = c->insns[ej[i]].addr;
-			out->cond[i] = ec[i];
-			out->at[i] = c->insns[et[i]].addr;
-		}
-		out->n = out->edges = nej;
-		out->how = nej > 1 ? BTFI_PROBE_HOW_MULTI : BTFI_PROBE_HOW_FIRST;
+		edges_out(c, ej, et, ec, nej, BTFI_PROBE_HOW_FIRST, out);
 		return;
 	}
 	fi = find_insn(c, fallback);
