@@ -204,6 +204,15 @@ expect "page_fixed_fake_head in vdso_fault: the branch into its key" \
 # way): both ways into it.
 expect "resctrl_sched_in in __switch_to: the two ways into its key" \
 	"$(probes resctrl_sched_in __switch_to)" "0xffffffff8102f40e 0xffffffff8102f415 "
+# __sgx_encl_get_backing's put_page(): put_devmap_managed_page's key
+# (0xffffffff810593e8) right after page_fixed_fake_head's, a join of that
+# key's two ways and of compound_head's other one: no way into it, so
+# where its two ways go on (scan_cfg.c label_exits()): the fall-through's
+# folio_put_testzero `lock decl`, and the `jne` past it when
+# __put_devmap_managed_page_refs() took the page; every other way of the
+# key's code comes back to the `lock decl`.
+expect "put_devmap_managed_page in __sgx_encl_get_backing: where its key's ways go on" \
+	"$(probes put_devmap_managed_page __sgx_encl_get_backing)" "0xffffffff810593ea 0xffffffff81059413 "
 # Those left (no way round): the --sites lines marked `refused` are the
 # lines at an address of the kernel's tables, and those marked `notrace`
 # the lines in a function without an ftrace call (the kprobe PMU refuses

@@ -1886,11 +1886,6 @@ static uint32_t after_loop(struct scan_cfg *c, uint32_t l, uint32_t *out, uint32
 	return n;
 }
 
-/* Off padding, and off instructions the probes refuse (uprobes: a lock
- * prefix; kprobes: a jump label, a WARN's ud2, a static call), within the
- * block: all of a block runs as often as any of it. A jump label ends its
- * block, so it moves back: mmap_read_unlock's tracepoint key is its first
- * instruction. */
 /*
  * The join after a refused jump label that ends its block with nothing
  * before it: where its fall-through goes, if the other way (the key's
@@ -1946,6 +1941,136 @@ static uint32_t label_join(struct scan_cfg *c, uint32_t i)
 	return c->insns[c->blocks[f].first].refused ? NONE : c->blocks[f].first;
 }
 
+/*
+ * Where a refused jump label's two ways go on, for a key alone in its
+ * block with neither an instruction to move to nor probe-able ways in:
+ * the first instruction of its fall-through's block F, if only what the
+ * label leads to leads there, and each way out of the key's out-of-line
+ * code that does not come back to F (a branch or jump to code F's way
+ * reaches too, or out of what the label leads to; a return): one of them
+ * runs each time the label does. put_devmap_managed_page after
+ * page_fixed_fake_head's key in put_page(): F is folio_put_testzero's
+ * `lock decl`, the other way the `jne` past it when
+ * __put_devmap_managed_page_refs() took the page. Into w[], wc[] (0: an
+ * instruction, else 1 + a branch's condition) and wt[] (where a branch
+ * goes); how many, 0 if not so.
+ */
+static uint32_t label_exits(struct scan_cfg *c, uint32_t i, uint32_t *w, uint8_t *wc, uint32_t *wt,
+			    uint32_t max)
+{
+	uint32_t b = c->insns[i].blk, f = NONE, o = NONE, sp = 0, mark, fmark, n = 0, seen = 0;
+	const struct cfg_block *bl = &c->blocks[b];
+
+	if (bl->nsucc != 2 || i != bl->first + bl->n - 1 || max < 2)
+		return 0;
+	for (uint32_t k = 0; k < 2; k++) {
+		uint32_t s = c->succs[bl->succ + k];
+
+		if (s & BACK)
+			return 0;
+		if (c->insns[c->blocks[s].first].addr == c->insns[i].addr + c->insns[i].len)
+			f = s;
+		else
+			o = s;
+	}
+	if (f == NONE || o == NONE || c->blocks[f].loop != bl->loop ||
+	    c->insns[c->blocks[f].first].refused)
+		return 0;
+	for (uint32_t k = 0; k < c->blocks[f].npred; k++) {
+		uint32_t q = c->preds[c->blocks[f].pred + k];
+
+		if (q != b && !dominates(c, b, q))
+			return 0;
+	}
+	/* what F leads to (lseen) */
+	fmark = ++c->stamp;
+	c->blocks[f].lseen = fmark;
+	c->work[sp++] = f;
+	while (sp) {
+		const struct cfg_block *x = &c->blocks[c->work[--sp]];
+
+		if (++seen > 256)
+			return 0;
+		for (uint32_t k = 0; k < x->nsucc; k++) {
+			uint32_t s = c->succs[x->succ + k];
+
+			if (!(s & BACK) && c->blocks[s].lseen != fmark) {
+				c->blocks[s].lseen = fmark;
+				c->work[sp++] = s;
+			}
+		}
+	}
+	w[n] = c->blocks[f].first;
+	wc[n] = 0;
+	wt[n++] = NONE;
+	/* the out-of-line way's code, up to F or what F leads to */
+	mark = ++c->stamp;
+	c->blocks[o].seen = mark;
+	c->work[sp++] = o;
+	seen = 0;
+	while (sp) {
+		uint32_t x = c->work[--sp], last;
+		const struct cfg_block *xb = &c->blocks[x];
+
+		if (++seen > 64 || c->blocks[x].lseen == fmark)
+			return 0;
+		last = xb->first + xb->n - 1;
+		if (!xb->nsucc) {	/* a return, a call that does not */
+			if (n == max || (w[n] = last_taken(c, x)) == NONE)
+				return 0;
+			wc[n] = 0;
+			wt[n++] = NONE;
+			continue;
+		}
+		uint32_t nout = 0;
+
+		for (uint32_t k = 0; k < xb->nsucc; k++) {
+			uint32_t s = c->succs[xb->succ + k] & ~BACK;
+
+			nout += s != f && (c->blocks[s].lseen == fmark || !dominates(c, b, s));
+		}
+		for (uint32_t k = 0; k < xb->nsucc; k++) {
+			uint32_t s = c->succs[xb->succ + k];
+
+			if (s & BACK)
+				return 0;
+			if (s == f)
+				continue;
+			if (c->blocks[s].lseen == fmark || !dominates(c, b, s)) {
+				if (n == max)
+					return 0;
+				/* every way on is out: the block's last instruction */
+				if (nout == xb->nsucc) {
+					if ((w[n] = last_taken(c, x)) == NONE)
+						return 0;
+					wc[n] = 0;
+					wt[n++] = NONE;
+					break;
+				}
+				if (xb->nsucc == 1 && (w[n] = last_taken(c, x)) != NONE) {
+					wc[n] = 0;
+				} else if ((wc[n] = edge_cond(c, x, s))) {
+					w[n] = last;
+				} else {
+					return 0;
+				}
+				wt[n++] = c->blocks[s].first;
+				continue;
+			}
+			if (c->blocks[s].seen != mark) {
+				c->blocks[s].seen = mark;
+				c->work[sp++] = s;
+			}
+		}
+	}
+	return n;
+}
+
+/* Off padding, and off instructions the probes refuse (uprobes: a lock
+ * prefix; kprobes: a jump label, a WARN's ud2, a static call), within the
+ * block: all of a block runs as often as any of it. A jump label ends its
+ * block, so it moves back: mmap_read_unlock's tracepoint key is its first
+ * instruction. */
 static uint32_t settle(struct scan_cfg *c, uint32_t i, struct scan_cfg_choice *out)
 {
 	const struct cfg_block *bl = &c->blocks[c->insns[i].blk];
@@ -2003,31 +2128,37 @@ bool scan_cfg_refused(struct scan_cfg *c, uint64_t addr)
 
 uint32_t scan_cfg_settle(struct scan_cfg *c, uint64_t addr, struct scan_cfg_choice *out)
 {
-	uint32_t i, j, w[SCAN_CFG_MAX_ENTRIES], nw, k;
+	uint32_t i, j, w[SCAN_CFG_MAX_ENTRIES], wt[SCAN_CFG_MAX_ENTRIES], nw, k;
 	uint8_t wc[SCAN_CFG_MAX_ENTRIES];
+	bool fwd = false;	/* label_exits()': on from j, not into it */
 
 	if (c->state <= 0 || (i = find_insn(c, addr)) == NONE)
 		return 0;
 	j = settle(c, i, out);
-	if (!c->insns[j].refused || !(nw = ways_into(c, j, NONE, w, wc, SCAN_CFG_MAX_ENTRIES))) {
+	nw = c->insns[j].refused ? ways_into(c, j, NONE, w, wc, SCAN_CFG_MAX_ENTRIES) : 0;
+	if (c->insns[j].refused && !nw && (nw = label_exits(c, j, w, wc, wt, SCAN_CFG_MAX_ENTRIES)))
+		fwd = true;
+	if (!nw) {
 		if (j == i)
 			return 0;
 		out->addr[0] = c->insns[j].addr;
 		moved_from(c, j, i, out, 0);
 		return out->n = 1;
 	}
-	/* the ways into its block, as for an entry (scan_cfg_entries()) */
+	/* the ways into its block (or on from it), as for an entry
+	 * (scan_cfg_entries()) */
 	out->n = out->edges = 0;
 	for (k = 0; k < nw; k++)
 		if (!wc[k]) {
-			moved_from(c, w[k], j, out, out->n);
+			if (!fwd)
+				moved_from(c, w[k], j, out, out->n);
 			out->addr[out->n++] = c->insns[w[k]].addr;
 		}
 	for (k = 0; k < nw; k++)
 		if (wc[k]) {
 			out->addr[out->n] = c->insns[w[k]].addr;
 			out->cond[out->n] = wc[k];
-			out->at[out->n++] = c->insns[j].addr;
+			out->at[out->n++] = c->insns[fwd ? wt[k] : j].addr;
 			out->edges++;
 		}
 	out->refused_moved = true;
@@ -5068,11 +5199,15 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 	 * compound_head's `head & 1` test; __switch_to's resctrl_sched_in:
 	 * the `je` and the `mov %eax,%ss` before it) */
 	for (k = 0; k < nent; k++) {
-		uint32_t w[SCAN_CFG_MAX_ENTRIES], nw, np = 0, t = ent[k];
+		uint32_t w[SCAN_CFG_MAX_ENTRIES], wt[SCAN_CFG_MAX_ENTRIES], nw, np = 0, t = ent[k];
 		uint8_t wc[SCAN_CFG_MAX_ENTRIES];
+		bool fwd = false;	/* label_exits()': on from t, not into it */
 
-		if (!c->insns[t].refused ||
-		    !(nw = ways_into(c, t, NONE, w, wc, SCAN_CFG_MAX_ENTRIES)))
+		if (!c->insns[t].refused)
+			continue;
+		if (!(nw = ways_into(c, t, NONE, w, wc, SCAN_CFG_MAX_ENTRIES)))
+			fwd = (nw = label_exits(c, t, w, wc, wt, SCAN_CFG_MAX_ENTRIES)) != 0;
+		if (!nw)
 			continue;
 		for (i = 0; i < nw; i++)
 			np += !wc[i];
@@ -5085,11 +5220,11 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 				/* after the others: checked in their turn;
 				 * pre: where its parameters are */
 				ent[nent] = w[i];
-				pre[nent++] = t;
+				pre[nent++] = fwd ? w[i] : t;
 				continue;
 			}
 			ej[nej] = w[i];
-			et[nej] = t;
+			et[nej] = fwd ? wt[i] : t;
 			ec[nej++] = wc[i];
 		}
 		k--;
