@@ -75,7 +75,9 @@ why, sites = open(sys.argv[1]).read(), open(sys.argv[2]).read()
 want = {}
 for line in sites.splitlines():
     m = re.match(r'site (\S+) (0x[0-9a-f]+) .*?:(.*)$', line)
-    for a in re.split(r' (?=[A-Za-z_][A-Za-z_0-9.]*=)', m.group(3).strip()):
+    # (the marks after the arguments: refused, notrace, unprobed-copy ADDR)
+    args = re.sub(r'( (refused|notrace|unprobed-copy 0x[0-9a-f]+))+$', '', m.group(3))
+    for a in re.split(r' (?=[A-Za-z_][A-Za-z_0-9.]*=)', args.strip()):
         name, _, loc = a.partition('=')
         if loc.startswith('?('):
             want.setdefault((m.group(1), int(m.group(2), 16)), {})[name] = loc[2:-1]

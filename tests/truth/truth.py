@@ -321,6 +321,8 @@ def read_stats(btfinline, binary):
         m = SITE_RE.match(l)
         if m:
             kind, func, addr, label, where, depth, shndx, args = m.groups()
+            # (marks after the arguments: refused, notrace, unprobed-copy ADDR)
+            args = re.sub(r"( (refused|notrace|unprobed-copy 0x[0-9a-f]+))+$", "", args or "")
             am, locs = {}, {}
             for a in ARG_SPLIT.split(args) if args else []:
                 n, _, loc = a.partition("=")
