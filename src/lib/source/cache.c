@@ -20,8 +20,9 @@
 #endif
 /* Bump when the entry layout or what the encoder writes changes within
  * one version (an entry of another format or version is rebuilt). */
-#define CACHE_FORMAT 3	/* 2: per-call probe addresses, no split-part sites; 3: modules
-			 * per-call too, a kernel's mov $addr an ADDR */
+#define CACHE_FORMAT 4	/* 2: per-call probe addresses, no split-part sites; 3: modules
+			 * per-call too, a kernel's mov $addr an ADDR; 4: a kernel's
+			 * probes off what kprobes refuse (jump labels, ...) */
 #define KEY_SEC ".btfinline.key"
 #define SUBDIR "btfinline/encoded"
 
