@@ -11,6 +11,7 @@
 #include "trace_sym.h"
 #include "dwarf/debuginfo.h"
 #include "dwarf/scan.h"
+#include "sorted.h"
 
 struct trace_sym {
 	struct btfi_debuginfo *di;
@@ -135,13 +136,6 @@ void trace_sym_where(struct trace_sym *s, uint64_t addr, const char *func, char 
 	}
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* Fill the requests still without a line whose address the scan gives an
  * instance of their function (scan of the units holding them, with this
  * probe policy). Returns how many it filled. */
@@ -157,7 +151,7 @@ static size_t match_policy(struct trace_sym *s, struct trace_sym_req *req, size_
 			addrs[na++] = req[i].addr;
 	if (!na)
 		return 0;
-	qsort(addrs, na, sizeof(*addrs), cmp_u64);
+	qsort(addrs, na, sizeof(*addrs), btfi_cmp_u64);
 	{
 		/* the DWARF trace_sym_open opened, not searched nor inflated again */
 		BTFI_OPTS(btfi_scan_opts, so, .log = { quiet, NULL }, .no_locations = true,

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /* Binary search over arrays sorted by a 64-bit key (symbols, relocations,
- * instructions by address): one lower bound for all of them. */
+ * instructions by address): one lower bound for all of them, and the
+ * order to sort plain uint64_t arrays by. */
 #ifndef BTFI_SORTED_H
 #define BTFI_SORTED_H
 
@@ -26,6 +27,16 @@ static inline size_t btfi_lower_bound_u64(const void *base, size_t n, size_t str
 			hi = mid;
 	}
 	return lo;
+}
+
+/* qsort() order of uint64_t values. */
+static inline int btfi_cmp_u64(const void *a, const void *b)
+{
+	uint64_t x, y;
+
+	memcpy(&x, a, sizeof(x));
+	memcpy(&y, b, sizeof(y));
+	return x < y ? -1 : x > y;
 }
 
 #endif

@@ -29,6 +29,7 @@
 #include "dwarf/scan_priv.h"
 #include "elf_file.h"
 #include "elf_syms.h"
+#include "sorted.h"
 
 /* The bytes at [lo, hi) of the allocated section that holds them. */
 static const uint8_t *bytes_at(Elf *elf, uint64_t lo, uint64_t hi)
@@ -123,13 +124,6 @@ static int cmp_xedge(const void *a, const void *b)
 	return x->to < y->to ? -1 : x->to > y->to;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /*
  * A module's table: its section, each entry's fields filled by PC32
  * relocations (a field holds S + A - its address, so S + A is what it
@@ -211,7 +205,7 @@ static int add_mcount(struct scan_priv *p, Elf *elf)
 			memcpy(&p->mcount[p->nmcount++], b, 8);
 	}
 	if (p->nmcount)
-		qsort(p->mcount, p->nmcount, sizeof(*p->mcount), cmp_u64);
+		qsort(p->mcount, p->nmcount, sizeof(*p->mcount), btfi_cmp_u64);
 out:
 	btfi_relas_free(&r);
 	return err;
@@ -219,35 +213,20 @@ out:
 
 bool scan_kernel_refused(const struct scan_priv *p, uint64_t addr)
 {
-	uint32_t lo = 0, hi = p->nkrefused;
+	size_t i = btfi_lower_bound_u64(p->krefused, p->nkrefused, sizeof(*p->krefused), 0, addr);
 
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (p->krefused[mid] < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < p->nkrefused && p->krefused[lo] == addr;
+	return i < p->nkrefused && p->krefused[i] == addr;
 }
 
 bool scan_kernel_notrace(const struct scan_priv *p, uint64_t addr)
 {
 	const struct btfi_sym *f;
-	uint32_t lo = 0, hi = p->nmcount;
+	size_t i;
 
 	if (!p->nmcount || !(f = btfi_syms_at(&p->syms, addr)))
 		return false;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (p->mcount[mid] < f->addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo == p->nmcount || p->mcount[lo] >= f->addr + (f->size ? f->size : 1);
+	i = btfi_lower_bound_u64(p->mcount, p->nmcount, sizeof(*p->mcount), 0, f->addr);
+	return i == p->nmcount || p->mcount[i] >= f->addr + (f->size ? f->size : 1);
 }
 
 int scan_kernel_flow(struct scan_priv *p, Elf *elf)
@@ -271,6 +250,6 @@ int scan_kernel_flow(struct scan_priv *p, Elf *elf)
 	if (p->nxedges)
 		qsort(p->xedges, p->nxedges, sizeof(*p->xedges), cmp_xedge);
 	if (p->nkrefused)
-		qsort(p->krefused, p->nkrefused, sizeof(*p->krefused), cmp_u64);
+		qsort(p->krefused, p->nkrefused, sizeof(*p->krefused), btfi_cmp_u64);
 	return add_mcount(p, elf);
 }
