@@ -1887,6 +1887,41 @@ static uint32_t after_loop(struct scan_cfg *c, uint32_t l, uint32_t *out, uint32
 }
 
 /*
+ * A jump label i that ends its block, as label_join() and label_exits()
+ * take it: *f the block its fall-through goes to, in the label's loop and
+ * entered only by what the label leads to, *o the block of its other way
+ * (the key's code, out of line). False if not so.
+ */
+static bool label_ways(const struct scan_cfg *c, uint32_t i, uint32_t *f, uint32_t *o)
+{
+	uint32_t b = c->insns[i].blk;
+	const struct cfg_block *bl = &c->blocks[b];
+
+	*f = *o = NONE;
+	if (bl->nsucc != 2 || i != bl->first + bl->n - 1)
+		return false;
+	for (uint32_t k = 0; k < 2; k++) {
+		uint32_t s = c->succs[bl->succ + k];
+
+		if (s & BACK)
+			return false;
+		if (c->insns[c->blocks[s].first].addr == c->insns[i].addr + c->insns[i].len)
+			*f = s;
+		else
+			*o = s;
+	}
+	if (*f == NONE || *o == NONE || c->blocks[*f].loop != bl->loop)
+		return false;
+	for (uint32_t k = 0; k < c->blocks[*f].npred; k++) {
+		uint32_t q = c->preds[c->blocks[*f].pred + k];
+
+		if (q != b && !dominates(c, b, q))
+			return false;
+	}
+	return true;
+}
+
+/*
  * The join after a refused jump label that ends its block with nothing
  * before it: where its fall-through goes, if the other way (the key's
  * code, out of line) always comes back there and nothing else leads
@@ -1896,29 +1931,10 @@ static uint32_t after_loop(struct scan_cfg *c, uint32_t l, uint32_t *out, uint32
  */
 static uint32_t label_join(struct scan_cfg *c, uint32_t i)
 {
-	uint32_t b = c->insns[i].blk, f = NONE, o = NONE, sp = 0, mark, n = 0;
-	const struct cfg_block *bl = &c->blocks[b];
+	uint32_t f, o, sp = 0, mark, n = 0;
 
-	if (bl->nsucc != 2 || i != bl->first + bl->n - 1)
+	if (!label_ways(c, i, &f, &o))
 		return NONE;
-	for (uint32_t k = 0; k < 2; k++) {
-		uint32_t s = c->succs[bl->succ + k];
-
-		if (s & BACK)
-			return NONE;
-		if (c->insns[c->blocks[s].first].addr == c->insns[i].addr + c->insns[i].len)
-			f = s;
-		else
-			o = s;
-	}
-	if (f == NONE || o == NONE || c->blocks[f].loop != bl->loop)
-		return NONE;
-	for (uint32_t k = 0; k < c->blocks[f].npred; k++) {
-		uint32_t q = c->preds[c->blocks[f].pred + k];
-
-		if (q != b && !dominates(c, b, q))
-			return NONE;
-	}
 	mark = ++c->stamp;
 	c->blocks[o].seen = mark;
 	c->work[sp++] = o;
@@ -1941,6 +1957,14 @@ static uint32_t label_join(struct scan_cfg *c, uint32_t i)
 	return c->insns[c->blocks[f].first].refused ? NONE : c->blocks[f].first;
 }
 
+/* Is the way to block s, from the out-of-line code of label block b, a
+ * way out of it: not to F (f), but to what F leads to (lseen == fmark)
+ * or out of what b leads to? */
+static bool way_out(const struct scan_cfg *c, uint32_t s, uint32_t f, uint32_t b, uint32_t fmark)
+{
+	return s != f && (c->blocks[s].lseen == fmark || !dominates(c, b, s));
+}
+
 /*
  * Where a refused jump label's two ways go on, for a key alone in its
  * block with neither an instruction to move to nor probe-able ways in:
@@ -1958,30 +1982,10 @@ static uint32_t label_join(struct scan_cfg *c, uint32_t i)
 static uint32_t label_exits(struct scan_cfg *c, uint32_t i, uint32_t *w, uint8_t *wc, uint32_t *wt,
 			    uint32_t max)
 {
-	uint32_t b = c->insns[i].blk, f = NONE, o = NONE, sp = 0, mark, fmark, n = 0, seen = 0;
-	const struct cfg_block *bl = &c->blocks[b];
+	uint32_t b = c->insns[i].blk, f, o, sp = 0, mark, fmark, n = 0, seen = 0;
 
-	if (bl->nsucc != 2 || i != bl->first + bl->n - 1 || max < 2)
+	if (max < 2 || !label_ways(c, i, &f, &o) || c->insns[c->blocks[f].first].refused)
 		return 0;
-	for (uint32_t k = 0; k < 2; k++) {
-		uint32_t s = c->succs[bl->succ + k];
-
-		if (s & BACK)
-			return 0;
-		if (c->insns[c->blocks[s].first].addr == c->insns[i].addr + c->insns[i].len)
-			f = s;
-		else
-			o = s;
-	}
-	if (f == NONE || o == NONE || c->blocks[f].loop != bl->loop ||
-	    c->insns[c->blocks[f].first].refused)
-		return 0;
-	for (uint32_t k = 0; k < c->blocks[f].npred; k++) {
-		uint32_t q = c->preds[c->blocks[f].pred + k];
-
-		if (q != b && !dominates(c, b, q))
-			return 0;
-	}
 	/* what F leads to (lseen) */
 	fmark = ++c->stamp;
 	c->blocks[f].lseen = fmark;
@@ -2024,11 +2028,8 @@ static uint32_t label_exits(struct scan_cfg *c, uint32_t i, uint32_t *w, uint8_t
 		}
 		uint32_t nout = 0;
 
-		for (uint32_t k = 0; k < xb->nsucc; k++) {
-			uint32_t s = c->succs[xb->succ + k] & ~BACK;
-
-			nout += s != f && (c->blocks[s].lseen == fmark || !dominates(c, b, s));
-		}
+		for (uint32_t k = 0; k < xb->nsucc; k++)
+			nout += way_out(c, c->succs[xb->succ + k] & ~BACK, f, b, fmark);
 		for (uint32_t k = 0; k < xb->nsucc; k++) {
 			uint32_t s = c->succs[xb->succ + k];
 
@@ -2036,7 +2037,7 @@ static uint32_t label_exits(struct scan_cfg *c, uint32_t i, uint32_t *w, uint8_t
 				return 0;
 			if (s == f)
 				continue;
-			if (c->blocks[s].lseen == fmark || !dominates(c, b, s)) {
+			if (way_out(c, s, f, b, fmark)) {
 				if (n == max)
 					return 0;
 				/* every way on is out: the block's last instruction */
@@ -2063,6 +2064,29 @@ static uint32_t label_exits(struct scan_cfg *c, uint32_t i, uint32_t *w, uint8_t
 			}
 		}
 	}
+	return n;
+}
+
+/*
+ * The ways round refused instruction t: into its block (ways_into()),
+ * else on from it (label_exits()). w[k], wc[k] as theirs; wt[k] where a
+ * branch's parameters are read, and for an instruction the one whose
+ * parameters it reads where it has none (moved_from(): t for a way into
+ * t, itself for a way on). How many, 0 if none.
+ */
+static uint32_t ways_round(struct scan_cfg *c, uint32_t t, uint32_t *w, uint8_t *wc, uint32_t *wt)
+{
+	uint32_t n = ways_into(c, t, NONE, w, wc, SCAN_CFG_MAX_ENTRIES);
+
+	if (n) {
+		for (uint32_t k = 0; k < n; k++)
+			wt[k] = t;
+		return n;
+	}
+	n = label_exits(c, t, w, wc, wt, SCAN_CFG_MAX_ENTRIES);
+	for (uint32_t k = 0; k < n; k++)
+		if (!wc[k])
+			wt[k] = w[k];
 	return n;
 }
 
@@ -2130,14 +2154,11 @@ uint32_t scan_cfg_settle(struct scan_cfg *c, uint64_t addr, struct scan_cfg_choi
 {
 	uint32_t i, j, w[SCAN_CFG_MAX_ENTRIES], wt[SCAN_CFG_MAX_ENTRIES], nw, k;
 	uint8_t wc[SCAN_CFG_MAX_ENTRIES];
-	bool fwd = false;	/* label_exits()': on from j, not into it */
 
 	if (c->state <= 0 || (i = find_insn(c, addr)) == NONE)
 		return 0;
 	j = settle(c, i, out);
-	nw = c->insns[j].refused ? ways_into(c, j, NONE, w, wc, SCAN_CFG_MAX_ENTRIES) : 0;
-	if (c->insns[j].refused && !nw && (nw = label_exits(c, j, w, wc, wt, SCAN_CFG_MAX_ENTRIES)))
-		fwd = true;
+	nw = c->insns[j].refused ? ways_round(c, j, w, wc, wt) : 0;
 	if (!nw) {
 		if (j == i)
 			return 0;
@@ -2150,15 +2171,14 @@ uint32_t scan_cfg_settle(struct scan_cfg *c, uint64_t addr, struct scan_cfg_choi
 	out->n = out->edges = 0;
 	for (k = 0; k < nw; k++)
 		if (!wc[k]) {
-			if (!fwd)
-				moved_from(c, w[k], j, out, out->n);
+			moved_from(c, w[k], wt[k], out, out->n);
 			out->addr[out->n++] = c->insns[w[k]].addr;
 		}
 	for (k = 0; k < nw; k++)
 		if (wc[k]) {
 			out->addr[out->n] = c->insns[w[k]].addr;
 			out->cond[out->n] = wc[k];
-			out->at[out->n++] = c->insns[fwd ? wt[k] : j].addr;
+			out->at[out->n++] = c->insns[wt[k]].addr;
 			out->edges++;
 		}
 	out->refused_moved = true;
@@ -5201,13 +5221,8 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 	for (k = 0; k < nent; k++) {
 		uint32_t w[SCAN_CFG_MAX_ENTRIES], wt[SCAN_CFG_MAX_ENTRIES], nw, np = 0, t = ent[k];
 		uint8_t wc[SCAN_CFG_MAX_ENTRIES];
-		bool fwd = false;	/* label_exits()': on from t, not into it */
 
-		if (!c->insns[t].refused)
-			continue;
-		if (!(nw = ways_into(c, t, NONE, w, wc, SCAN_CFG_MAX_ENTRIES)))
-			fwd = (nw = label_exits(c, t, w, wc, wt, SCAN_CFG_MAX_ENTRIES)) != 0;
-		if (!nw)
+		if (!c->insns[t].refused || !(nw = ways_round(c, t, w, wc, wt)))
 			continue;
 		for (i = 0; i < nw; i++)
 			np += !wc[i];
@@ -5220,11 +5235,11 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 				/* after the others: checked in their turn;
 				 * pre: where its parameters are */
 				ent[nent] = w[i];
-				pre[nent++] = fwd ? w[i] : t;
+				pre[nent++] = wt[i];
 				continue;
 			}
 			ej[nej] = w[i];
-			et[nej] = fwd ? wt[i] : t;
+			et[nej] = wt[i];
 			ec[nej++] = wc[i];
 		}
 		k--;
