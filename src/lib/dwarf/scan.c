@@ -975,6 +975,19 @@ static bool abi_differs(const struct btfi_scan *s, const struct btfi_func *f, co
 	return false;
 }
 
+/* Site si's marks: BTFI_SITE_REFUSED if `refused` (the caller knows by
+ * what), BTFI_SITE_NOTRACE if a kernel's in a function the kprobe PMU
+ * refuses. (Counted once the scan is done: count_marks().) */
+static void mark_site(struct btfi_scan *s, const struct scan_priv *p, uint32_t si, bool refused)
+{
+	struct btfi_site *x = &s->sites[si];
+
+	if (refused)
+		x->flags |= BTFI_SITE_REFUSED;
+	if (p->kernel && x->addr && scan_kernel_notrace(p, x->addr))
+		x->flags |= BTFI_SITE_NOTRACE;
+}
+
 /* The entry site of the out-of-line copy ctx is in (die, origin oi), if
  * it is a clone or its ABI differs; none otherwise. */
 static int entry_site(struct btfi_scan *s, struct scan_priv *p, const struct walk_ctx *ctx,
@@ -1012,14 +1025,8 @@ static int entry_site(struct btfi_scan *s, struct scan_priv *p, const struct wal
 		s->nlocs -= f->nparams;
 		return 0;
 	}
-	if (p->kernel && scan_kernel_notrace(p, s->sites[si].addr)) {
-		s->sites[si].flags |= BTFI_SITE_NOTRACE;
-		s->probe.notrace++;
-	}
-	if (p->kernel && scan_kernel_refused(p, s->sites[si].addr)) {
-		s->sites[si].flags |= BTFI_SITE_REFUSED;	/* (an entry: nowhere else) */
-		s->probe.refused_left++;
-	}
+	/* (an entry: nowhere else to go; the kernel's tables say) */
+	mark_site(s, p, si, p->kernel && scan_kernel_refused(p, s->sites[si].addr));
 	if (clone)
 		f->nclones++;
 	s->entry_sites++;
@@ -1064,8 +1071,6 @@ static void drop_others_ways(struct btfi_scan *s, struct scan_priv *p, const str
 			s->probe.extra_addrs--;
 			s->probe.others_ways++;
 			s->probe.edges -= x->cond != 0;
-			s->probe.refused_left -= !!(x->flags & BTFI_SITE_REFUSED);
-			s->probe.notrace -= !!(x->flags & BTFI_SITE_NOTRACE);
 			continue;
 		}
 		/* (the spans and the taken map still name sites by their old
@@ -2168,19 +2173,10 @@ static int do_inline(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
 			return err;
 		}
 	}
-	/* what is left on an instruction the probes refuse (no way round);
-	 * a kernel's in a function the kprobe PMU refuses */
-	for (xi = si; xi < s->nsites; xi++) {
-		if (p->policy == BTFI_PROBE_PER_CALL && p->cfg && s->sites[xi].addr &&
-		    !s->sites[xi].cond && scan_cfg_refused(p->cfg, s->sites[xi].addr)) {
-			s->sites[xi].flags |= BTFI_SITE_REFUSED;
-			s->probe.refused_left++;
-		}
-		if (p->kernel && s->sites[xi].addr && scan_kernel_notrace(p, s->sites[xi].addr)) {
-			s->sites[xi].flags |= BTFI_SITE_NOTRACE;
-			s->probe.notrace++;
-		}
-	}
+	/* what is left on an instruction the probes refuse (no way round) */
+	for (xi = si; xi < s->nsites; xi++)
+		mark_site(s, p, xi, p->policy == BTFI_PROBE_PER_CALL && p->cfg && s->sites[xi].addr &&
+			  !s->sites[xi].cond && scan_cfg_refused(p->cfg, s->sites[xi].addr));
 	if (p->entry_rows && ri.any && !(s->sites[si].flags & BTFI_SITE_SPLIT)) {
 		int r = fn_cfg(p, ctx);	/* (built already for per-call) */
 
@@ -2381,6 +2377,15 @@ static void classify(struct btfi_scan *s)
 	}
 }
 
+/* The sites left marked (what --sites prints). */
+static void count_marks(struct btfi_scan *s)
+{
+	for (uint32_t i = 0; i < s->nsites; i++) {
+		s->probe.refused_left += !!(s->sites[i].flags & BTFI_SITE_REFUSED);
+		s->probe.notrace += !!(s->sites[i].flags & BTFI_SITE_NOTRACE);
+	}
+}
+
 int btfi_scan_open(const char *path, const struct btfi_scan_opts *opts,
 		   struct btfi_scan **out)
 {
@@ -2455,6 +2460,7 @@ int btfi_scan_open(const char *path, const struct btfi_scan_opts *opts,
 		goto fail;
 	}
 	classify(s);
+	count_marks(s);
 	if (s->nshapes)
 		qsort(s->shapes, s->nshapes, sizeof(*s->shapes), cmp_shape);
 	s->scan_secs = now_secs() - t0;
