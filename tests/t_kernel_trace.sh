@@ -74,6 +74,12 @@
 #     at the key (scan.c moved_locs()), the same mm as do_mprotect_pkey's
 #     (best effort: both functions also have sites in notrace functions,
 #     the __do_sys_* ones);
+# 16. a one-call body whose argument is already in place on one way:
+#     udp_sendmsg's ip_rt_put(rt) is `mov ...,%rdi; call dst_release` on its
+#     ways to `out:` and a lone `call dst_release` on the RTCF_BROADCAST
+#     way (a copy since 2026-12-07's thirteenth session): N sendto() to
+#     127.0.0.1 and M to lo's broadcast address without SO_BROADCAST
+#     (EACCES) give N + M events in udp_sendmsg from that pid;
 #  6. a site kprobes cannot take (get_stack_guard_info is inlined once into
 #     exc_double_fault, which the kernel's kprobe blacklist holds, and once
 #     elsewhere): all-or-none refuses the function naming the site,
@@ -153,6 +159,9 @@ an=$((2 + RANDOM % 4)); ak=$((1 + RANDOM % 4)); aj=$((1 + RANDOM % 3))
 # 15. sites moved off what kprobes refuse: mprotect() and ftruncate()
 gcc -O2 -static -Wall -Wextra -o "$KOUT/keysites" "$KTOP/tests/kernel/keysites.c" || fail "building tests/kernel/keysites.c"
 kn=$((2 + RANDOM % 5)); km=$((1 + RANDOM % 5)); kl=$((1 + RANDOM % 4))
+# 16. a lone call whose argument is in place: sendto() to lo's broadcast
+gcc -O2 -static -Wall -Wextra -o "$KOUT/udpbcast" "$KTOP/tests/kernel/udpbcast.c" || fail "building tests/kernel/udpbcast.c"
+un=$((1 + RANDOM % 4)); um=$((1 + RANDOM % 4))
 # 13. sites on a branch: copy_from_iter's in kernfs_fop_write_iter,
 # copy_from_user's in core_sys_select (the offsets in the caller of FUNC's
 # sites on a branch, from dump of the blob)
@@ -300,6 +309,13 @@ sleep 0.3
 kill -TERM \$pid; wait \$pid; echo "RC run18 \$?"
 leftover run18
 
+# run 19: ip_rt_put's lone call on udp_sendmsg's broadcast way
+start run19 --best-effort --no-entry ip_rt_put
+./udpbcast $un $um
+sleep 0.3
+kill -TERM \$pid; wait \$pid; echo "RC run19 \$?"
+leftover run19
+
 # run 8: a blacklisted site (noinstr text): refused, then best effort
 \$B -d 0.3 get_stack_guard_info >run8.out 2>run8.err; echo "RC run8 \$?"
 \$B -d 0.3 --best-effort get_stack_guard_info >run9.out 2>run9.err; echo "RC run9 \$?"
@@ -317,7 +333,7 @@ leftover kattach
 grep -v '^#' \$T/trace | sed -E 's/^.* [0-9]+\.[0-9]+: ([A-Za-z0-9_]+): /EV \1: /'
 echo >\$T/kprobe_events
 echo "KLIST-BEGIN"; cat \$L; echo "KLIST-END"
-for n in run1 run2 run3 run4 run5 run6 run7 run8 run9 run10 run11 run12 run13 run14 run15 run16 run17 run18; do
+for n in run1 run2 run3 run4 run5 run6 run7 run8 run9 run10 run11 run12 run13 run14 run15 run16 run17 run18 run19; do
 	sed "s/^/\$n: /" \$n.out; sed "s/^/\$n-err: /" \$n.err
 done
 EOS
@@ -325,7 +341,7 @@ files=("$BTFINLINE:btfinline" "$blob:k.blob" "$KOUT/wrong.blob:wrong.blob" "$KOU
        "$btf:vmlinux.btf" "$KOUT/kprobes:kprobes" "$KTOP/tests/kernel/workload.sh:workload.sh" "$odirect:odirect" "$KOUT/kattach:kattach"
        "$KOUT/ia32:ia32" "$KOUT/msgctl:msgctl" "$KOUT/preadv:preadv" "$KOUT/ringfd:ringfd"
        "$KOUT/futexop:futexop" "$KOUT/parts.img:parts.img" "$KOUT/selectfds:selectfds"
-       "$KOUT/access:access" "$KOUT/keysites:keysites")
+       "$KOUT/access:access" "$KOUT/keysites:keysites" "$KOUT/udpbcast:udpbcast")
 [ -n "$bpftool" ] && files+=("$bpftool:bpftool")
 vm_run "${files[@]}"
 o=$KOUT/out
@@ -489,6 +505,19 @@ skipped=$(sed -nE 's/^run18-err: btfinline: kernel: [0-9]+ sites? refused by the
 	fail "run18: the kernel refused '$skipped', stats --sites marks '$marked'"
 echo "ok: the sites the kernel refused are those stats marks notrace or refused: $marked"
 echo "ok: static key and static call sites moved: $n mmap_write_lock_killable events for $kn mprotect() (beyond start-up's) and $nl for $kl mlock(), one mm; $n2 sb_start_write for $km ftruncate(), one sb"
+
+# --- 16. a lone call whose argument is in place: ip_rt_put in udp_sendmsg
+expect_line "$o" "^udpbcast pid [0-9]+ ok $un eacces $um\$"
+expect_line "$o" "^RC run19 0\$"
+upid=$(sed -nE 's/^udpbcast pid ([0-9]+) .*/\1/p' "$o")
+ev=$(grep -E "^run19: [0-9.-]+ $upid ip_rt_put udp_sendmsg\+0x[0-9a-f]+ rt=0x[0-9a-f]+\$" "$o" || true)
+n=$(echo "$ev" | grep -c . || true)
+# a sent datagram's route went to the cork (ip_setup_cork() sets rt to
+# NULL): rt=0 there; the EACCES way still holds its route
+nz=$(echo "$ev" | grep -c ' rt=0x0$' || true)
+[ "$n" = $((un + um)) ] && [ "$nz" = "$un" ] ||
+	fail "run19: $n ip_rt_put events in udp_sendmsg ($nz with rt=0) for $un sendto() to 127.0.0.1 and $um EACCES ones to 127.255.255.255: $ev"
+echo "ok: ip_rt_put in udp_sendmsg: $n events for $un + $um sendto(), rt=0 for the $un sent (the broadcast way's lone call probed)"
 
 # --- 11. a constant address from the code: KASLR's runtime address
 expect_line "$o" "^RC run14 0\$"

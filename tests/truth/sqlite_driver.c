@@ -178,6 +178,10 @@ int main(int argc, char **argv)
 	query("SELECT a.id, b.id FROM cust a, cust b WHERE a.id < 30 AND b.id = a.id * 2 ORDER BY a.id");
 	query("SELECT printf('%05d:%s', id, name), replace(city, 'a', 'A'), trim('  ' || city || '  ') FROM cust"
 	      " WHERE id BETWEEN 10 AND 60");
+	/* dates: parsing, modifiers, a NULL modifier (isDate's own way out) */
+	query("SELECT date('2024-01-31', '+1 month'), datetime(1700000000 + id * 86400, 'unixepoch', '+' || id || ' hours'),"
+	      " julianday('2000-01-01 12:00'), strftime('%Y-%j %H:%M', '2024-03-01', '-' || id || ' days'),"
+	      " date('2024-02-29', NULL) FROM cust WHERE id <= 20");
 	/* JSON: objects and arrays built, text to JSONB and back, paths, json_each */
 	query("SELECT json_object('id', id, 'name', name, 'city', city, 'score', score) FROM cust WHERE id <= 40");
 	query("SELECT json(json_array(id, name, 'say \"hi\"\\n', 1.5, NULL)),"

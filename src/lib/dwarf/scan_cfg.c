@@ -2315,6 +2315,46 @@ static uint32_t range_one(struct scan_cfg *c, uint32_t k, bool reloads)
 	return one;
 }
 
+static bool reg_only(struct scan_cfg *c, uint32_t i);
+static bool other_call(struct scan_cfg *c, uint32_t i);
+
+/* Does another inlined call's code fall into instruction i? Then i is
+ * that call's too, cross-jumped (gcc's yy_reduce: line 184524's
+ * sqlite3ExprListDelete tests pList and falls into the `call
+ * exprListDeleteNN` that line 113826's instance jumps to). */
+static bool shared_call(struct scan_cfg *c, uint32_t i)
+{
+	const struct cfg_insn *p = i ? &c->insns[i - 1] : NULL;
+
+	return p && p->addr + p->len == c->insns[i].addr &&
+	       (p->flow == BTFI_FLOW_NEXT || p->flow == BTFI_FLOW_CJUMP) && other_call(c, i - 1);
+}
+
+/* Is the instance's range k argument setup (register moves, constants,
+ * loads from the stack) and then one call or tail call of target, its
+ * only other work? The body of a one-call function on a path where GCC
+ * set the argument up: udp_sendmsg's ip_rt_put() is `mov
+ * -0x128(%rbp),%rdi; call dst_release` on five ways out and a lone
+ * `call dst_release` on the RTCF_BROADCAST one, where %rdi holds rt. */
+static bool setup_then_call(struct scan_cfg *c, uint32_t k, uint64_t target)
+{
+	uint32_t j, call = NONE;
+	int base;
+
+	for (j = lower_insn(c, c->r[k].lo); j < c->ninsns && c->insns[j].addr < c->r[k].hi; j++) {
+		if (call != NONE)
+			return false;	/* nothing after the call */
+		if (c->insns[j].flow == BTFI_FLOW_CALL || tail_call(c, j)) {
+			if (c->insns[j].target != target)
+				return false;
+			call = j;
+		} else if (work_insn(&c->insns[j]) && !reg_only(c, j) &&
+			   !(loads_from(c, j, &base) && (base == 6 || base == 7))) /* %rbp, %rsp */
+			return false;
+	}
+	return call != NONE;
+}
+
 /* Is instruction i a copy of a one-instruction body: it touches memory
  * or calls (`incl %gs:__preempt_count`, get_current's `mov %gs:x,%rax`,
  * atomic64_set's store, `bt r,m`, rcu_read_unlock's call), is its range's
@@ -2363,11 +2403,13 @@ static bool lone_copy(struct scan_cfg *c, uint32_t i)
 	for (k = 0; k < c->nr; k++) {
 		if (k == mine)
 			continue;
-		/* the same callee: a reload after the call aside */
+		/* the same callee: a reload after the call aside, or the
+		 * argument's setup before it */
 		if ((tc || c->insns[i].flow == BTFI_FLOW_CALL) &&
-		    (j = range_one(c, k, true)) != NONE && j != i &&
-		    c->insns[j].target == c->insns[i].target &&
-		    (tail_call(c, j) || c->insns[j].flow == BTFI_FLOW_CALL))
+		    (((j = range_one(c, k, true)) != NONE && j != i &&
+		      c->insns[j].target == c->insns[i].target &&
+		      (tail_call(c, j) || c->insns[j].flow == BTFI_FLOW_CALL)) ||
+		     (!shared_call(c, i) && setup_then_call(c, k, c->insns[i].target))))
 			return true;
 		if (tc || !plain || (j = range_one(c, k, false)) == NONE || j == i)
 			continue;
@@ -3964,18 +4006,25 @@ static uint32_t unreached(const struct scan_cfg *c, uint32_t *cand, uint32_t nc,
  * `jmp` to the return). Such a copy is one loop less deep than the call,
  * so the walks at depth D never meet it. It is the call's way
  * in when: it is the first code of the instance on a way out of loop L
- * (the one around the entries), no code of the instance in L and no
- * entry reaches it within one pass (else it is the rest of a call that
- * began in L: a store GCC sank out of the loop), and every way to it from
- * the root goes through L (else it runs without a call of this one's).
- * It runs at most once per exit of L, each time for the call whose
- * iteration took that exit and met nothing else of the instance. The
- * copies into pre[n..max); the new n.
+ * (the one around the entries), no entry or probed edge reaches it
+ * within one pass (else it is the rest of a call that began in L: a store
+ * GCC sank out of the loop), and every way to it from the root goes
+ * through L (else it runs without a call of this one's). Code of the
+ * instance in L before it that no entry runs before is no call's start:
+ * an argument's setup or a load hoisted above the caller's branch
+ * (isDate's sqlite3_value_bytes, whose `mov $1,%esi` comes before
+ * sqlite3ValueText()'s NULL test; wait_task_inactive's task_rq_unlock,
+ * whose loads come before the state test that leaves the loop). A copy
+ * that another copy reaches is that call's rest: not taken, the other
+ * kept (ec_guard's spin_unlock_irqrestore: the `call` another way
+ * enters past the `mov` of its copy). It runs at most once per exit of
+ * L, each time for the call whose iteration took that exit and met
+ * nothing else of the instance. The copies into pre[n..max); the new n.
  */
 static uint32_t loop_exits(struct scan_cfg *c, uint32_t stamp, uint16_t D, uint32_t *pre,
-			   uint32_t n, uint32_t max)
+			   uint32_t n, const uint32_t *ej, uint32_t nej, uint32_t max)
 {
-	uint32_t L = NONE, cand[SCAN_CFG_MAX_ENTRIES], nc = 0, sp, mark, j, k, i;
+	uint32_t L = NONE, cand[SCAN_CFG_MAX_ENTRIES], nc = 0, sp, mark, j, k, i, later = 0;
 
 	if (!D)
 		return n;
@@ -4030,17 +4079,14 @@ static uint32_t loop_exits(struct scan_cfg *c, uint32_t stamp, uint16_t D, uint3
 		}
 	walk_fwd(c, mark, sp, L);
 	nc = unreached(c, cand, nc, mark);
-	/* nothing of the call before it in one pass: the instance's code in
-	 * L, the entries, the other copies */
+	/* nothing of the call before it in one pass: the entries, the other
+	 * copies */
 	mark = ++c->stamp;
 	sp = 0;
-	for (j = 0; j < c->loops[L].n; j++) {
-		uint32_t b = c->lblocks[c->loops[L].first + j];
-		const struct cfg_block *bl = &c->blocks[b];
+	for (k = 0; k < nej; k++) {
+		uint32_t b = c->insns[ej[k]].blk;
 
-		for (i = bl->first; i < bl->first + bl->n && c->imark[i] != stamp; i++)
-			;
-		if (i < bl->first + bl->n && bl->seen != mark) {
+		if (c->blocks[b].seen != mark) {
 			c->blocks[b].seen = mark;
 			c->work[sp++] = b;
 		}
@@ -4062,10 +4108,11 @@ static uint32_t loop_exits(struct scan_cfg *c, uint32_t stamp, uint16_t D, uint3
 		walk_fwd(c, mark, 1, NONE);
 		for (j = 0; j < nc; j++)
 			if (j != k && c->blocks[c->insns[cand[j]].blk].seen == mark)
-				return n;
+				later |= 1u << j;
 	}
 	for (k = 0; k < nc && n < max; k++)
-		pre[n++] = cand[k];
+		if (!(later & (1u << k)))
+			pre[n++] = cand[k];
 	return n;
 }
 
@@ -5162,7 +5209,7 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 	{
 		uint32_t n0 = nent;
 
-		nent = loop_exits(c, stamp, D, pre, nent, SCAN_CFG_MAX_ENTRIES);
+		nent = loop_exits(c, stamp, D, pre, nent, ej, nej, SCAN_CFG_MAX_ENTRIES - nej);
 		for (; n0 < nent; n0++)
 			ent[n0] = settle(c, pre[n0], out);
 	}
