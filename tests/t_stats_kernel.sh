@@ -181,6 +181,22 @@ expect "interval_tree_augment_propagate at line 295 in interval_tree_remove: eac
 # `test` of n, which counts those calls already (no second probe).
 expect "skipn_spaces at lib.c:107 in aa_splitn_fqname: two branches into its loop and the marker" \
 	"$(probes skipn_spaces aa_splitn_fqname lib.c:107)" "0xffffffff814f2629 0xffffffff814f262f 0xffffffff814f263b "
+# Copies on a way out of the loop around the call that only the call's
+# hoisted code runs before (scan_cfg.c loop_exits()): wait_task_inactive's
+# task_rq_unlock after the state test that leaves the loop (0x...418d;
+# the loads at 0x...412b/0x...4135 come before that test), beside the one
+# that stays in it; fib_table_flush_external's alias_free_mem_rcu for the
+# list's last alias (0x...a98d, after the `lea` both ways share). Before:
+# one probe each, the last pass missed.
+expect "task_rq_unlock in wait_task_inactive: both ways out of the unlock" \
+	"$(probes task_rq_unlock wait_task_inactive)" "0xffffffff810d414c 0xffffffff810d418d "
+expect "alias_free_mem_rcu in fib_table_flush_external: the last alias too" \
+	"$(probes alias_free_mem_rcu fib_table_flush_external)" "0xffffffff818aa925 0xffffffff818aa98d "
+# A lone call that another range sets the argument up for (lone_copy(),
+# setup_then_call()): udp_sendmsg's ip_rt_put on the RTCF_BROADCAST way is
+# `call dst_release` alone, %rdi already rt (t_kernel_trace run 19).
+expect "ip_rt_put in udp_sendmsg: the broadcast way's lone call" \
+	"$(probes ip_rt_put udp_sendmsg | grep -o 0xffffffff8188b416)" "0xffffffff8188b416"
 # Instructions kprobes refuse (a static key's jump label, a WARN's ud2, a
 # static call): no probe there where another address runs as often.
 # kmem_cache_alloc's slab_alloc: the memcg static key's `jmp`
