@@ -4038,7 +4038,10 @@ static uint32_t loop_exits(struct scan_cfg *c, uint32_t stamp, uint16_t D, uint3
 			return n;
 		L = l;
 	}
-	if (L == NONE || c->loops[L].multi)
+	/* an irreducible L too: the walks below skip all of it, whichever
+	 * way it is entered (xfrm_get_type_offload's retry loop in
+	 * __xfrm_init_state, entered by a `goto retry` and from the top) */
+	if (L == NONE)
 		return n;
 	/* the first code of the instance on each way out */
 	mark = ++c->stamp;
