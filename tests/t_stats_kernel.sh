@@ -192,6 +192,12 @@ expect "task_rq_unlock in wait_task_inactive: both ways out of the unlock" \
 	"$(probes task_rq_unlock wait_task_inactive)" "0xffffffff810d414c 0xffffffff810d418d "
 expect "alias_free_mem_rcu in fib_table_flush_external: the last alias too" \
 	"$(probes alias_free_mem_rcu fib_table_flush_external)" "0xffffffff818aa925 0xffffffff818aa98d "
+# The same around an irreducible loop: xfrm_get_type_offload's `goto
+# retry` loop in __xfrm_init_state; its rcu_read_unlock at line 426 runs
+# on the retry way (0x...53ab) or, once try_module_get() succeeds, on the
+# way out (0x...5508), which had no probe.
+expect "rcu_read_unlock at xfrm_state.c:426 in __xfrm_init_state: both ways" \
+	"$(probes rcu_read_unlock __xfrm_init_state xfrm_state.c:426)" "0xffffffff818d53ab 0xffffffff818d5508 "
 # A lone call that another range sets the argument up for (lone_copy(),
 # setup_then_call()): udp_sendmsg's ip_rt_put on the RTCF_BROADCAST way is
 # `call dst_release` alone, %rdi already rt (t_kernel_trace run 19).
