@@ -2787,18 +2787,24 @@ static uint32_t setup_edge(struct scan_cfg *c, uint32_t x, uint32_t stamp, uint8
 }
 
 /* Is way in x a copy of the marker m the compiler duplicated with the
- * path before it: the same bytes, each after the same conditional jump
+ * path before it: the same bytes, or the same instruction on other
+ * registers (shape_of()), each after the same conditional jump
  * (condition and target)? A one-instruction body on registers alone
  * does no work by does_work()'s count, but here it is the call's: the
  * kernel's key_ref_to_ptr (`and $~1,%rbx`) after each of keyctl_chown_key's
- * two lookup_user_key calls, both `ja` to one error path. GCC's shared
- * `xor %eax,%eax` has no such twin before it. */
-static bool dup_of(const struct scan_cfg *c, uint32_t x, uint32_t m)
+ * two lookup_user_key calls, both `ja` to one error path;
+ * skb_get_rx_queue's `lea -0x1(%rdx),%ecx` and `lea -0x1(%r14),%edx` on
+ * netdev_pick_tx's two ways into skb_tx_hash, each after `je` to its
+ * no-queue path. GCC's shared `xor %eax,%eax` has no such twin before it. */
+static uint32_t shape_of(struct scan_cfg *c, uint32_t i);
+
+static bool dup_of(struct scan_cfg *c, uint32_t x, uint32_t m)
 {
 	const struct cfg_insn *a = &c->insns[x], *b = &c->insns[m];
 
-	return x != m && x && m && a->len == b->len && a->code && b->code &&
-	       !memcmp(a->code, b->code, a->len) && !a->reloc && !b->reloc &&
+	return x != m && x && m && a->code && b->code &&
+	       ((a->len == b->len && !memcmp(a->code, b->code, a->len)) ||
+		shape_of(c, x) == shape_of(c, m)) && !a->reloc && !b->reloc &&
 	       a[-1].flow == BTFI_FLOW_CJUMP && b[-1].flow == BTFI_FLOW_CJUMP &&
 	       a[-1].cc == b[-1].cc && a[-1].target == b[-1].target &&
 	       a[-1].addr + a[-1].len == a->addr && b[-1].addr + b[-1].len == b->addr;
