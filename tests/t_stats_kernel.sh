@@ -198,6 +198,11 @@ expect "alias_free_mem_rcu in fib_table_flush_external: the last alias too" \
 # way out (0x...5508), which had no probe.
 expect "rcu_read_unlock at xfrm_state.c:426 in __xfrm_init_state: both ways" \
 	"$(probes rcu_read_unlock __xfrm_init_state xfrm_state.c:426)" "0xffffffff818d53ab 0xffffffff818d5508 "
+# A copy on the way back of a loop the entries leave (deeper_copies()):
+# sk_stream_wait_connect's do/while has remove_wait_queue(sk_sleep(sk))
+# on its two ways out and on the way back (0x...9874, no probe before).
+expect "sk_sleep in sk_stream_wait_connect: both ways out and the way back" \
+	"$(probes sk_sleep sk_stream_wait_connect stream.c:79)" "0xffffffff81799807 0xffffffff81799874 0xffffffff817998f5 "
 # A lone call that another range sets the argument up for (lone_copy(),
 # setup_then_call()): udp_sendmsg's ip_rt_put on the RTCF_BROADCAST way is
 # `call dst_release` alone, %rdi already rt (t_kernel_trace run 19).

@@ -4791,6 +4791,56 @@ static bool way_kept(struct scan_cfg *c, uint32_t x, uint32_t ex, uint32_t mi, u
 	       (mi != NONE && own_decision(c, x, stamp)) || (mi != NONE && dup_of(c, x, mi));
 }
 
+/*
+ * The call's copies inside a loop around its entries' ways: GCC rotates a
+ * `do { ...; f(); } while (!done)` so that f's body is copied onto the
+ * way back (in the loop, one loop deeper than the entries) and onto each
+ * way out (the entries, at depth D): sk_stream_wait_connect's
+ * remove_wait_queue(sk_sleep(sk), ..), whose `mov 0x128(%rbx),%rdi` is at
+ * 0x...9807 and 0x...98f5 on the ways out and at 0x...9874 on the way
+ * back; bdev_disk_changed's free_partitions on the -EAGAIN way of
+ * blk_add_partitions, which goes round its `rescan:` loop. Such a copy is
+ * the first instruction of one of the instance's ranges, deeper than D,
+ * in a loop that holds no entry, the copy of an entry by its code
+ * (copy_of(), shape_copy_of(), lone_copy()), where a parameter has a
+ * location (bound_ranges(): GCC's shared `p->nChar` loads in
+ * sqlite3_str_vappendf's format loop are in the ranges of the
+ * sqlite3_str_append after it, but none of its parameters is there), and
+ * on no path with an entry within one pass: each pass of the loop runs it
+ * or leaves for an entry, once. The copies into pre[n..max); the new n.
+ */
+static uint32_t deeper_copies(struct scan_cfg *c, uint32_t stamp, uint16_t D, uint32_t *pre,
+			      uint32_t n, uint32_t max)
+{
+	uint32_t n0 = n, k, j, nbd = bound_ranges(c);
+
+	if (!nbd)
+		return n;
+	for (k = 0; k < c->nr && n < max; k++) {
+		uint32_t i = lower_insn(c, c->r[k].lo), b, L;
+		bool copy = false;
+
+		if (i >= c->ninsns || c->insns[i].addr != c->r[k].lo || c->imark[i] != stamp)
+			continue;
+		b = c->insns[i].blk;
+		if (ext_depth(c, b, stamp) <= D || (L = around_loop(c, b, stamp)) == NONE ||
+		    (nbd != NONE && !bound_block(c, b, nbd)))
+			continue;
+		for (j = 0; j < n; j++)
+			if (pre[j] == i || in_loop(c, c->insns[pre[j]].blk, L) ||
+			    runs_after(c, pre[j], i) || runs_after(c, i, pre[j]))
+				break;
+		if (j < n)
+			continue;
+		for (j = 0; j < n0 && !copy; j++)
+			copy = (c->cu && (pre[j] < i ? copy_of(c, pre[j], i, stamp) : copy_of(c, i, pre[j], stamp))) ||
+			       (pre[j] < i ? shape_copy_of(c, pre[j], i) : shape_copy_of(c, i, pre[j]));
+		if (copy || lone_copy(c, i))
+			pre[n++] = i;
+	}
+	return n;
+}
+
 /* The choice when only edges are left: jump ej[k] into et[k] when ec[k]
  * - 1 holds; how1 if there is one. */
 static void edges_out(const struct scan_cfg *c, const uint32_t *ej, const uint32_t *et,
@@ -5219,6 +5269,14 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 		uint32_t n0 = nent;
 
 		nent = loop_exits(c, stamp, D, pre, nent, ej, nej, SCAN_CFG_MAX_ENTRIES - nej);
+		for (; n0 < nent; n0++)
+			ent[n0] = settle(c, pre[n0], out);
+	}
+	/* its copies on the way back of a loop its entries leave */
+	{
+		uint32_t n0 = nent;
+
+		nent = deeper_copies(c, stamp, D, pre, nent, SCAN_CFG_MAX_ENTRIES - nej);
 		for (; n0 < nent; n0++)
 			ent[n0] = settle(c, pre[n0], out);
 	}
