@@ -4812,10 +4812,9 @@ static bool way_kept(struct scan_cfg *c, uint32_t x, uint32_t ex, uint32_t mi, u
 static uint32_t deeper_copies(struct scan_cfg *c, uint32_t stamp, uint16_t D, uint32_t *pre,
 			      uint32_t n, uint32_t max)
 {
-	uint32_t n0 = n, k, j, nbd = bound_ranges(c);
+	uint32_t n0 = n, k, j, nbd = 0;
+	bool have_nbd = false;
 
-	if (!nbd)
-		return n;
 	for (k = 0; k < c->nr && n < max; k++) {
 		uint32_t i = lower_insn(c, c->r[k].lo), b, L;
 		bool copy = false;
@@ -4823,8 +4822,13 @@ static uint32_t deeper_copies(struct scan_cfg *c, uint32_t stamp, uint16_t D, ui
 		if (i >= c->ninsns || c->insns[i].addr != c->r[k].lo || c->imark[i] != stamp)
 			continue;
 		b = c->insns[i].blk;
-		if (ext_depth(c, b, stamp) <= D || (L = around_loop(c, b, stamp)) == NONE ||
-		    (nbd != NONE && !bound_block(c, b, nbd)))
+		if (ext_depth(c, b, stamp) <= D || (L = around_loop(c, b, stamp)) == NONE)
+			continue;
+		if (!have_nbd) {	/* read once, where there is a candidate */
+			nbd = bound_ranges(c);
+			have_nbd = true;
+		}
+		if (!nbd || (nbd != NONE && !bound_block(c, b, nbd)))
 			continue;
 		for (j = 0; j < n; j++)
 			if (pre[j] == i || in_loop(c, c->insns[pre[j]].blk, L) ||
