@@ -585,7 +585,7 @@ expect_line "$o" "^run9-err: btfinline: kernel: get_stack_guard_info: 1 site ski
 echo "ok: get_stack_guard_info: blacklisted site refused by default, the other attached with --best-effort"
 
 # --- 4. nothing left behind
-for r in run1 run2 run3 run6 run7 run9 run10 run11 run12 run13 run14 run15 run16 run17 run18 kattach; do
+for r in run1 run2 run3 run6 run7 run9 run10 run11 run12 run13 run14 run15 run16 run17 run18 run19 kattach; do
 	expect_line "$o" "^LEFT $r kprobes=0 progs=0 links=0\$"
 done
 n=$(grep -E '^KPROBES-DURING-RUN1 ' "$o" | awk '{ print $2 }')
