@@ -203,6 +203,13 @@ expect "rcu_read_unlock at xfrm_state.c:426 in __xfrm_init_state: both ways" \
 # on its two ways out and on the way back (0x...9874, no probe before).
 expect "sk_sleep in sk_stream_wait_connect: both ways out and the way back" \
 	"$(probes sk_sleep sk_stream_wait_connect stream.c:79)" "0xffffffff81799807 0xffffffff81799874 0xffffffff817998f5 "
+# GCC's unrolled copies by their code's shape (shape_copy_of()), a
+# compare's operands in either order: asymmetric_match_key_ids' two
+# asymmetric_key_id_same calls in asymmetric_key_cmp, `cmp %dx,(%rbp)`
+# in the first and `cmp (%rbp),%dx` in the second (0x...48ce, no probe
+# before).
+expect "asymmetric_key_id_same in asymmetric_key_cmp: both unrolled calls" \
+	"$(probes asymmetric_key_id_same asymmetric_key_cmp)" "0xffffffff815348aa 0xffffffff815348ce "
 # A lone call that another range sets the argument up for (lone_copy(),
 # setup_then_call()): udp_sendmsg's ip_rt_put on the RTCF_BROADCAST way is
 # `call dst_release` alone, %rdi already rt (t_kernel_trace run 19).

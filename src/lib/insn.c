@@ -225,22 +225,31 @@ uint32_t btfi_insn_shape(struct btfi_insn_dec *d)
 {
 	const cs_insn *in = d->insn;
 	const cs_x86 *x = &in->detail->x86;
-	uint32_t h = mix(2166136261u, in->id);
+	/* a compare's operands in either order: GCC swaps them (and the
+	 * condition) between copies, glibc's char_buffer_add in
+	 * __vfscanf_internal: `cmp -0x468(%rbp),%rdx`, `cmp %rdx,-0x468(%rbp)` */
+	bool unordered = in->id == X86_INS_CMP || in->id == X86_INS_TEST;
+	uint32_t h = mix(2166136261u, in->id), sum = 0;
 
 	for (uint8_t i = 0; i < x->op_count; i++) {
 		const cs_x86_op *o = &x->operands[i];
+		uint32_t g = unordered ? 2166136261u : h;
 
-		h = mix(mix(h, o->type), o->size);
+		g = mix(mix(g, o->type), o->size);
 		if (o->type == X86_OP_IMM && in->id != X86_INS_MOV && in->id != X86_INS_MOVABS &&
 		    !in_group(in->detail, CS_GRP_JUMP) && !in_group(in->detail, CS_GRP_CALL))
-			h = mix(h, (uint64_t)o->imm);
+			g = mix(g, (uint64_t)o->imm);
 		if (o->type == X86_OP_MEM) {
-			h = mix(mix(mix(h, o->mem.segment), o->mem.index != X86_REG_INVALID), o->mem.scale);
+			g = mix(mix(mix(g, o->mem.segment), o->mem.index != X86_REG_INVALID), o->mem.scale);
 			if (o->mem.base != X86_REG_RIP)
-				h = mix(h, (uint64_t)o->mem.disp);
+				g = mix(g, (uint64_t)o->mem.disp);
 		}
+		if (unordered)
+			sum += g;
+		else
+			h = g;
 	}
-	return h;
+	return unordered ? mix(h, sum) : h;
 }
 
 bool btfi_insn_copy(struct btfi_insn_dec *d, int *dst, int *src, uint32_t *bytes)

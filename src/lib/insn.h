@@ -75,7 +75,8 @@ bool btfi_insn_const(struct btfi_insn_dec *d, int *reg, uint64_t *val, bool *pcr
  * operand's kind and size, an immediate unless moved (a constant argument
  * of one copy) or a branch target, and for memory its segment, scale and,
  * unless addressed from %rip, displacement (branch targets, %rip offsets,
- * registers and moved constants differ between copies of one code). */
+ * registers and moved constants differ between copies of one code); a
+ * compare's (cmp, test) operands in either order. */
 uint32_t btfi_insn_shape(struct btfi_insn_dec *d);
 
 /* Does the instruction last decoded copy one general register into
