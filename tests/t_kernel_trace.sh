@@ -345,6 +345,11 @@ files=("$BTFINLINE:btfinline" "$blob:k.blob" "$KOUT/wrong.blob:wrong.blob" "$KOU
 [ -n "$bpftool" ] && files+=("$bpftool:bpftool")
 vm_run "${files[@]}"
 o=$KOUT/out
+# Event lines of run RUN from pid PID: FUNC at CALLER+off, then TAIL (a
+# regex: the arguments) if given.
+events() {	# RUN PID FUNC CALLER [TAIL]
+	grep -E "^$1: [0-9.-]+ $2 $3 $4\+0x[0-9a-f]+ ${5-}" "$o" || true
+}
 
 # --- 1. ksys_fallocate: the values the workload passed, and perf's fd/mode
 for r in run1 run2 run6; do expect_line "$o" "^RC $r 0\$"; done
@@ -445,7 +450,7 @@ expect_line "$o" "^RC run12 0\$"
 rpid=$(sed -nE 's/^ringfd pid ([0-9]+) .*/\1/p' "$o")
 rfds=$(sed -nE 's/^ringfd pid [0-9]+ fds ([0-9,]+) .*/\1/p' "$o")
 [ "$(echo "$rfds" | tr , '\n' | grep -c .)" = "$rk" ] || fail "ringfd: fds '$rfds', expected $rk"
-ev=$(grep -E "^run12: [0-9.-]+ $rpid io_ring_add_registered_fd io_ringfd_register\+0x[0-9a-f]+ " "$o" || true)
+ev=$(events run12 "$rpid" io_ring_add_registered_fd io_ringfd_register)
 n=$(echo "$ev" | grep -c . || true)
 [ "$n" = "$rk" ] || fail "run12: $n io_ring_add_registered_fd events for $rk calls (the slot loop walks $((rk * (rk + 1) / 2)) slots)"
 got=$(echo "$ev" | sed -nE 's/.* fd=([0-9]+) .*end=16$/\1/p' | paste -sd, -)
@@ -456,7 +461,7 @@ echo "ok: io_ring_add_registered_fd: $rk events for $rk calls (loop exits), fd =
 expect_line "$o" "^futexop pid [0-9]+ ok $fn enosys $fm\$"
 expect_line "$o" "^RC run13 0\$"
 fpid=$(sed -nE 's/^futexop pid ([0-9]+) .*/\1/p' "$o")
-ev=$(grep -E "^run13: [0-9.-]+ $fpid double_unlock_hb futex_wake_op\+0x[0-9a-f]+ " "$o" || true)
+ev=$(events run13 "$fpid" double_unlock_hb futex_wake_op)
 n=$(echo "$ev" | grep -c . || true)
 [ "$n" = $((fn + fm)) ] || fail "run13: $n double_unlock_hb events in futex_wake_op for $((fn + fm)) calls ($fn ops done, $fm ENOSYS); events: $ev"
 echo "ok: double_unlock_hb in futex_wake_op: $n events for $fn + $fm calls (the ENOSYS way's copy probed)"
@@ -465,7 +470,7 @@ echo "ok: double_unlock_hb in futex_wake_op: $n events for $fn + $fm calls (the 
 expect_line "$o" "^access pid [0-9]+ eacces $an erofs $ak ok $aj\$"
 expect_line "$o" "^RC run17 0\$"
 apid=$(sed -nE 's/^access pid ([0-9]+) .*/\1/p' "$o")
-ev=$(grep -E "^run17: [0-9.-]+ $apid retry_estale do_faccessat\+0x[0-9a-f]+ " "$o" || true)
+ev=$(events run17 "$apid" retry_estale do_faccessat)
 n=$(echo "$ev" | grep -c . || true)
 ne=$(echo "$ev" | grep -c " error=-13 " || true)
 [ "$n" = $((an + ak)) ] && [ "$ne" = "$an" ] ||
@@ -480,7 +485,7 @@ expect_line "$o" "^RC run18 0\$"
 kpid0=$(sed -nE 's/^keysites pid ([0-9]+) mprotect 0 ftruncate 0 mlock 0$/\1/p' "$o")
 kpid=$(sed -nE "s/^keysites pid ([0-9]+) mprotect $kn ftruncate $km mlock $kl\$/\1/p" "$o")
 kev() {	# pid function caller
-	grep -E "^run18: [0-9.-]+ $1 $2 $3\+0x[0-9a-f]+ [a-z]+=0x[0-9a-f]+\$" "$o" || true
+	events run18 "$1" "$2" "$3" '[a-z]+=0x[0-9a-f]+$'
 }
 ev=$(kev "$kpid" mmap_write_lock_killable do_mprotect_pkey)
 n=$(( $(echo "$ev" | grep -c . || true) - $(kev "$kpid0" mmap_write_lock_killable do_mprotect_pkey | grep -c . || true) ))
@@ -510,7 +515,7 @@ echo "ok: static key and static call sites moved: $n mmap_write_lock_killable ev
 expect_line "$o" "^udpbcast pid [0-9]+ ok $un eacces $um\$"
 expect_line "$o" "^RC run19 0\$"
 upid=$(sed -nE 's/^udpbcast pid ([0-9]+) .*/\1/p' "$o")
-ev=$(grep -E "^run19: [0-9.-]+ $upid ip_rt_put udp_sendmsg\+0x[0-9a-f]+ rt=0x[0-9a-f]+\$" "$o" || true)
+ev=$(events run19 "$upid" ip_rt_put udp_sendmsg 'rt=0x[0-9a-f]+$')
 n=$(echo "$ev" | grep -c . || true)
 # a sent datagram's route went to the cork (ip_setup_cork() sets rt to
 # NULL): rt=0 there; the EACCES way still holds its route
@@ -549,7 +554,7 @@ echo "ok: free_partitions: 2 events for 2 scans of $np partitions"
 expect_line "$o" "^RC run16 0\$"
 kpid=$(sed -nE 's/^KW pid ([0-9]+)$/\1/p' "$o")
 [ -n "$kpid" ] || fail "run16: the writer's pid is missing"
-ev=$(grep -E "^run16: [0-9.-]+ $kpid copy_from_iter kernfs_fop_write_iter\+0x[0-9a-f]+ " "$o" || true)
+ev=$(events run16 "$kpid" copy_from_iter kernfs_fop_write_iter)
 n=$(echo "$ev" | grep -c . || true)
 [ "$n" = "$kw" ] || fail "run16: $n copy_from_iter events in kernfs_fop_write_iter for $kw writes; $(grep '^run16' "$o" | head -8)"
 nc=$(echo "$ev" | grep -c "kernfs_fop_write_iter+$kcond " || true)
@@ -557,7 +562,7 @@ nc=$(echo "$ev" | grep -c "kernfs_fop_write_iter+$kcond " || true)
 echo "ok: copy_from_iter in kernfs_fop_write_iter: $kw events for $kw writes, at the caller's branch +$kcond"
 read -r spid sin nin sout nout sex nex < <(sed -nE 's/^selectfds pid ([0-9]+) in (0x[0-9a-f]+) ([0-9]+) out (0x[0-9a-f]+) ([0-9]+) ex (0x[0-9a-f]+) ([0-9]+)$/\1 \2 \3 \4 \5 \6 \7/p' "$o")
 [ -n "$spid" ] || fail "run16: selectfds printed no result"
-ev=$(grep -E "^run16: [0-9.-]+ $spid copy_from_user core_sys_select\+0x[0-9a-f]+ " "$o" || true)
+ev=$(events run16 "$spid" copy_from_user core_sys_select)
 n=$(echo "$ev" | grep -c . || true)
 [ "$n" = $((nin + nout + nex)) ] || fail "run16: $n copy_from_user events in core_sys_select for $((nin + nout + nex)) sets passed ($nin + $nout + $nex in $ks selects); events: $ev"
 # from = the set's address (or ? where DWARF has no location: +0x35f)
