@@ -3902,6 +3902,22 @@ static uint32_t around_loop(struct scan_cfg *c, uint32_t b, uint32_t stamp)
 	return NONE;
 }
 
+/* The blocks of instructions ins[0..n) onto c->work[sp..), each once,
+ * marked `mark`: the new sp. */
+static uint32_t push_blocks_of(struct scan_cfg *c, const uint32_t *ins, uint32_t n, uint32_t mark,
+			       uint32_t sp)
+{
+	for (uint32_t k = 0; k < n; k++) {
+		uint32_t b = c->insns[ins[k]].blk;
+
+		if (c->blocks[b].seen != mark) {
+			c->blocks[b].seen = mark;
+			c->work[sp++] = b;
+		}
+	}
+	return sp;
+}
+
 /* Forward walk (no back edges) from the blocks marked `mark` already on
  * c->work[0..sp), not into loop `skip` (NONE: anywhere). */
 static void walk_fwd(struct scan_cfg *c, uint32_t mark, uint32_t sp, uint32_t skip)
@@ -4092,22 +4108,8 @@ static uint32_t loop_exits(struct scan_cfg *c, uint32_t stamp, uint16_t D, uint3
 	 * copies */
 	mark = ++c->stamp;
 	sp = 0;
-	for (k = 0; k < nej; k++) {
-		uint32_t b = c->insns[ej[k]].blk;
-
-		if (c->blocks[b].seen != mark) {
-			c->blocks[b].seen = mark;
-			c->work[sp++] = b;
-		}
-	}
-	for (k = 0; k < n; k++) {
-		uint32_t b = c->insns[pre[k]].blk;
-
-		if (c->blocks[b].seen != mark) {
-			c->blocks[b].seen = mark;
-			c->work[sp++] = b;
-		}
-	}
+	sp = push_blocks_of(c, ej, nej, mark, sp);
+	sp = push_blocks_of(c, pre, n, mark, sp);
 	walk_fwd(c, mark, sp, NONE);
 	nc = unreached(c, cand, nc, mark);
 	for (k = 0; k < nc; k++) {
