@@ -3062,6 +3062,72 @@ static bool prev_call(struct scan_cfg *c, uint32_t i)
 	       prev_line(&c->ipath[d - 1], f1, l1) == l2;
 }
 
+/* Is P (or a lexical block in it) the parent of an inlined call of
+ * origin o at line l of file f, other than the DIEs at offsets not[2]? */
+static bool has_call_at(Dwarf_Die *p, Dwarf_Off o, Dwarf_Word f, Dwarf_Word l,
+			const Dwarf_Off *not, int depth)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word cl, cf;
+	Dwarf_Die ch, org;
+
+	if (depth > 8 || dwarf_child(p, &ch))
+		return false;
+	do {
+		int t = dwarf_tag(&ch);
+
+		if (t == DW_TAG_lexical_block && has_call_at(&ch, o, f, l, not, depth + 1))
+			return true;
+		if (t == DW_TAG_inlined_subroutine && dwarf_dieoffset(&ch) != not[0] &&
+		    dwarf_dieoffset(&ch) != not[1] &&
+		    !dwarf_formudata(dwarf_attr(&ch, DW_AT_call_line, &a), &cl) && cl == l &&
+		    !dwarf_formudata(dwarf_attr(&ch, DW_AT_call_file, &a), &cf) && cf == f &&
+		    dwarf_formref_die(dwarf_attr(&ch, DW_AT_abstract_origin, &a), &org) &&
+		    dwarf_dieoffset(&org) == o)
+			return true;
+	} while (!dwarf_siblingof(&ch, &ch));
+	return false;
+}
+
+/*
+ * Is instruction i, where a way into the instance's code at instruction
+ * e starts, another statement's argument code for a call of a function
+ * whose inlined body e is in? i is in call S at line l (where the paths
+ * to i and e part), e in an inlined g that the parent also calls at l:
+ * GCC cross-jumped that call's g into e's, and the way is l's call of g,
+ * no way of this instance's. GCC's isDate: setRawDateNumber(p,
+ * sqlite3_value_double(argv[0])) at 26574 ends its argument code in
+ * `jmp 0x6f659`, the setRawDateNumber body DWARF gives to
+ * parseDateOrTime's (26577): 20 events for no call of parseDateOrTime.
+ */
+static bool cross_jumped_arg(struct scan_cfg *c, uint32_t i, uint32_t e)
+{
+	Dwarf_Die ip[DIE_PATH_MAX], ep[DIE_PATH_MAX], org;
+	Dwarf_Attribute a;
+	Dwarf_Word l, f;
+	int ni, ne, d;
+
+	if (!c->cu || !c->fn)
+		return false;
+	ni = inner_path(c->fn, c->insns[i].addr, ip, 0, DIE_PATH_MAX);
+	ne = inner_path(c->fn, c->insns[e].addr, ep, 0, DIE_PATH_MAX);
+	for (d = 1; d < ni && d < ne && dwarf_dieoffset(&ip[d]) == dwarf_dieoffset(&ep[d]); d++)
+		;
+	if (d >= ni || d >= ne || dwarf_tag(&ip[d]) != DW_TAG_inlined_subroutine ||
+	    dwarf_formudata(dwarf_attr(&ip[d], DW_AT_call_line, &a), &l) ||
+	    dwarf_formudata(dwarf_attr(&ip[d], DW_AT_call_file, &a), &f))
+		return false;
+	for (int k = d; k < ne; k++) {
+		Dwarf_Off not[2] = { dwarf_dieoffset(&ip[d]), dwarf_dieoffset(&ep[k]) };
+
+		if (dwarf_tag(&ep[k]) == DW_TAG_inlined_subroutine &&
+		    dwarf_formref_die(dwarf_attr(&ep[k], DW_AT_abstract_origin, &a), &org) &&
+		    has_call_at(&ip[d - 1], dwarf_dieoffset(&org), f, l, not, 0))
+			return true;
+	}
+	return false;
+}
+
 /* Does the instance's code from i to the end of its block do the body's
  * work (a call, a load, a store: not only set registers, which may be
  * the caller's value too)? For an edge (`edge`), only memory or a call
@@ -3254,7 +3320,7 @@ static uint32_t bypass_preds(struct scan_cfg *c, uint32_t x, uint32_t e, uint32_
 		if (qb->dead)
 			continue;
 		lq = qb->first + qb->n - 1;
-		if (q == c->insns[x].blk || reaches(c, x, lq, stamp, D))
+		if (q == c->insns[x].blk || reaches(c, x, lq, stamp, D) || cross_jumped_arg(c, lq, e))
 			continue;
 		/* deeper: a way from a loop of the caller's before the call,
 		 * taken only as an edge that leaves it for the marker e
