@@ -210,6 +210,20 @@ expect "sk_sleep in sk_stream_wait_connect: both ways out and the way back" \
 # before).
 expect "asymmetric_key_id_same in asymmetric_key_cmp: both unrolled calls" \
 	"$(probes asymmetric_key_id_same asymmetric_key_cmp)" "0xffffffff815348aa 0xffffffff815348ce "
+# A rotated `for` loop's step copied to the end of the body (dup_of()'s
+# duplicate with the path after it): resctrl_inc in
+# rdt_staged_configs_clear is `add $0xb0,%rcx; cmp; ja` at the continues'
+# target and `add; cmp; jbe` after the inner list loop (no probe there
+# before).
+expect "resctrl_inc in rdt_staged_configs_clear: both copies of the loop step" \
+	"$(probes resctrl_inc rdt_staged_configs_clear)" "0xffffffff81051ebe 0xffffffff81051f0a "
+# A copy of the body's first test that jumps into its own copy of the
+# body (test_copies(), into_body()): dma_map_page_attrs'
+# is_swiotlb_force_bounce on the map-less DMA_MAPPING_ERROR way, `test
+# %r8,%r8; je` at 0x...32e0 into its own `cmpb $0x0,0x31(%r8)` (no probe
+# there before; 0x...3230 is the copy test_copies() took before).
+expect "is_swiotlb_force_bounce in dma_map_page_attrs: the entry and both test copies" \
+	"$(probes is_swiotlb_force_bounce dma_map_page_attrs)" "0xffffffff81133179 0xffffffff81133230 0xffffffff811332e0 "
 # A lone call that another range sets the argument up for (lone_copy(),
 # setup_then_call()): udp_sendmsg's ip_rt_put on the RTCF_BROADCAST way is
 # `call dst_release` alone, %rdi already rt (t_kernel_trace run 19).

@@ -2185,6 +2185,13 @@ uint32_t scan_cfg_settle(struct scan_cfg *c, uint64_t addr, struct scan_cfg_choi
 	return out->n;
 }
 
+/* Are instructions a and b the same bytes (neither with a relocation)? */
+static bool same_bytes(const struct cfg_insn *a, const struct cfg_insn *b)
+{
+	return a->code && b->code && a->len == b->len && !a->reloc && !b->reloc &&
+	       !memcmp(a->code, b->code, a->len);
+}
+
 /* An instruction of work: neither padding nor a jump (a branch alone
  * decides, it does not compute). */
 static bool work_insn(const struct cfg_insn *in)
@@ -2414,8 +2421,7 @@ static bool lone_copy(struct scan_cfg *c, uint32_t i)
 		if (tc || !plain || (j = range_one(c, k, false)) == NONE || j == i)
 			continue;
 		if (calc) {
-			if (c->insns[j].len == c->insns[i].len && c->insns[j].code && !c->insns[j].reloc &&
-			    !memcmp(c->insns[j].code, c->insns[i].code, c->insns[i].len))
+			if (same_bytes(&c->insns[j], &c->insns[i]))
 				return true;
 			continue;
 		}
@@ -2795,16 +2801,39 @@ static uint32_t setup_edge(struct scan_cfg *c, uint32_t x, uint32_t stamp, uint8
  * two lookup_user_key calls, both `ja` to one error path;
  * skb_get_rx_queue's `lea -0x1(%rdx),%ecx` and `lea -0x1(%r14),%edx` on
  * netdev_pick_tx's two ways into skb_tx_hash, each after `je` to its
- * no-queue path. GCC's shared `xor %eax,%eax` has no such twin before it. */
+ * no-queue path. GCC's shared `xor %eax,%eax` has no such twin before it.
+ * Or the compiler duplicated it with the path after it: the same bytes,
+ * then the same instruction and a conditional jump that decides the same
+ * way (the same, or the inverse one with the two ways swapped): a rotated
+ * `for` loop's step, copied to the end of the body (the kernel's
+ * resctrl_inc, `add $0xb0,%rcx; cmp $..,%rcx; ja` at the `continue`s'
+ * target and `jbe` back after rdt_staged_configs_clear's inner loop). */
 static uint32_t shape_of(struct scan_cfg *c, uint32_t i);
+
+static bool dup_after(const struct scan_cfg *c, uint32_t x, uint32_t m)
+{
+	const struct cfg_insn *a = &c->insns[x], *b = &c->insns[m];
+
+	if (x + 2 >= c->ninsns || m + 2 >= c->ninsns || !same_bytes(a, b) || !same_bytes(&a[1], &b[1]) ||
+	    a[1].nop || a[1].flow != BTFI_FLOW_NEXT ||
+	    a[2].flow != BTFI_FLOW_CJUMP || b[2].flow != BTFI_FLOW_CJUMP)
+		return false;
+	for (int k = 0; k < 2; k++)		/* one straight run each */
+		if (a[k].addr + a[k].len != a[k + 1].addr || b[k].addr + b[k].len != b[k + 1].addr)
+			return false;
+	return (a[2].cc == b[2].cc && a[2].target == b[2].target) ||
+	       ((a[2].cc ^ 1) == b[2].cc && a[2].target == b[2].addr + b[2].len &&
+		b[2].target == a[2].addr + a[2].len);
+}
 
 static bool dup_of(struct scan_cfg *c, uint32_t x, uint32_t m)
 {
 	const struct cfg_insn *a = &c->insns[x], *b = &c->insns[m];
 
+	if (x != m && dup_after(c, x, m))
+		return true;
 	return x != m && x && m && a->code && b->code &&
-	       ((a->len == b->len && !memcmp(a->code, b->code, a->len)) ||
-		shape_of(c, x) == shape_of(c, m)) && !a->reloc && !b->reloc &&
+	       (same_bytes(a, b) || shape_of(c, x) == shape_of(c, m)) && !a->reloc && !b->reloc &&
 	       a[-1].flow == BTFI_FLOW_CJUMP && b[-1].flow == BTFI_FLOW_CJUMP &&
 	       a[-1].cc == b[-1].cc && a[-1].target == b[-1].target &&
 	       a[-1].addr + a[-1].len == a->addr && b[-1].addr + b[-1].len == b->addr;
@@ -4203,6 +4232,21 @@ static bool on_a_path(struct scan_cfg *c, uint32_t x, const uint32_t *w, uint32_
 	return false;
 }
 
+/* Is block s the way in, block in, into more of the body, or a copy of
+ * it: the instance's code that begins as in does (the same bytes or
+ * shape)? GCC copies a test with the body after it: dma_map_page_attrs'
+ * is_swiotlb_force_bounce on the map-less DMA_MAPPING_ERROR way is `test
+ * %r8,%r8; je` into its own `cmpb $0x0,0x31(%r8)`, the entry's test
+ * `jne`s to the first one. */
+static bool into_body(struct scan_cfg *c, uint32_t s, uint32_t in, uint32_t stamp)
+{
+	uint32_t a = c->blocks[s].first, b = c->blocks[in].first;
+
+	return s == in ||
+	       (c->imark[a] == stamp && work_insn(&c->insns[a]) &&
+		(same_bytes(&c->insns[a], &c->insns[b]) || shape_of(c, a) == shape_of(c, b)));
+}
+
 /*
  * Copies of the body's first test that GCC put on another way of the
  * caller's (tail duplication, the caller's branch above the entry):
@@ -4212,10 +4256,10 @@ static bool on_a_path(struct scan_cfg *c, uint32_t x, const uint32_t *w, uint32_
  * going on into the body at 0xffffffff812f54dd. Such a copy is the
  * instance's own test ending a block at depth D (own_test()), of the
  * same kinds of instruction as an entry's test, one of its ways the
- * entry test's one way into more of the body, and on no path with a way
- * in or a probed edge (neither runs after the other in a pass): it runs
- * once for each call that takes its way. Copies into pre[n..max); the
- * new n.
+ * entry test's one way into more of the body or a copy of it
+ * (into_body()), and on no path with a way in or a probed edge (neither
+ * runs after the other in a pass): it runs once for each call that takes
+ * its way. Copies into pre[n..max); the new n.
  */
 static uint32_t test_copies(struct scan_cfg *c, uint32_t stamp, uint16_t D, uint32_t *pre,
 			    uint32_t n, const uint32_t *ej, uint32_t nej, uint32_t max)
@@ -4246,7 +4290,8 @@ static uint32_t test_copies(struct scan_cfg *c, uint32_t stamp, uint16_t D, uint
 				if (i != xb->first + xb->n - 1 || c->insns[i].blk == eb || xb->dead ||
 				    xb->nsucc != 2 || ext_depth(c, c->insns[i].blk, stamp) != D ||
 				    (x = own_test(c, c->insns[i].blk, stamp)) == NONE || !same_test(c, x, t) ||
-				    ((c->succs[xb->succ] & ~BACK) != in && (c->succs[xb->succ + 1] & ~BACK) != in))
+				    (!into_body(c, c->succs[xb->succ] & ~BACK, in, stamp) &&
+				     !into_body(c, c->succs[xb->succ + 1] & ~BACK, in, stamp)))
 					continue;
 				if (!on_a_path(c, x, pre, n, stamp, D) && !on_a_path(c, x, ej, nej, stamp, D))
 					pre[n++] = x;
