@@ -52,15 +52,20 @@ static void print_sites(const struct btfi_scan *s)
 		const char *caller = site->caller != UINT32_MAX ? s->funcs[site->caller].name : NULL;
 
 		/* An instance with several addresses: one line each, in a
-		 * row. A split part is no site: "split" instead of "site". */
-		printf("%s %s 0x%llx in %s+0x%llx at %s:%u depth %u shndx %u:",
+		 * row. A split part is no site: "split" instead of "site".
+		 * An address below the caller's entry is in a piece GCC moved
+		 * out of it (`f.cold`): a negative offset. */
+		bool below = site->addr < site->caller_addr;
+
+		printf("%s %s 0x%llx in %s%s0x%llx at %s:%u depth %u shndx %u:",
 		       site->flags & BTFI_SITE_SPLIT ? "split" :
 		       site->flags & BTFI_SITE_SHARED ? "shared" :
 		       site->flags & BTFI_SITE_CLONE ? "clone" :
 		       site->flags & BTFI_SITE_ENTRY ? "entry" : "site",
 		       f->name ? f->name : "?", (unsigned long long)site->addr,
-		       caller ? caller : "?",
-		       (unsigned long long)(site->addr - site->caller_addr),
+		       caller ? caller : "?", below ? "-" : "+",
+		       (unsigned long long)(below ? site->caller_addr - site->addr :
+						    site->addr - site->caller_addr),
 		       site->call_file ? site->call_file : "?", site->call_line,
 		       site->depth, site->shndx);
 		if (site->cond)		/* a branch of the caller's: when it goes in */
