@@ -161,7 +161,9 @@ gcc -O2 -static -Wall -Wextra -o "$KOUT/keysites" "$KTOP/tests/kernel/keysites.c
 kn=$((2 + RANDOM % 5)); km=$((1 + RANDOM % 5)); kl=$((1 + RANDOM % 4))
 # 16. a lone call whose argument is in place: sendto() to lo's broadcast
 gcc -O2 -static -Wall -Wextra -o "$KOUT/udpbcast" "$KTOP/tests/kernel/udpbcast.c" || fail "building tests/kernel/udpbcast.c"
+gcc -O2 -static -Wall -Wextra -o "$KOUT/forks" "$KTOP/tests/kernel/forks.c" || fail "building tests/kernel/forks.c"
 un=$((1 + RANDOM % 4)); um=$((1 + RANDOM % 4))
+fk=$((6 + RANDOM % 5))
 # 13. sites on a branch: copy_from_iter's in kernfs_fop_write_iter,
 # copy_from_user's in core_sys_select (the offsets in the caller of FUNC's
 # sites on a branch, from dump of the blob)
@@ -316,6 +318,13 @@ sleep 0.3
 kill -TERM \$pid; wait \$pid; echo "RC run19 \$?"
 leftover run19
 
+# run 20: dup_task_struct once per fork, past static_cpu_has()'s jump
+start run20 --best-effort --no-entry dup_task_struct
+./forks $fk
+sleep 0.3
+kill -TERM \$pid; wait \$pid; echo "RC run20 \$?"
+leftover run20
+
 # run 8: a blacklisted site (noinstr text): refused, then best effort
 \$B -d 0.3 get_stack_guard_info >run8.out 2>run8.err; echo "RC run8 \$?"
 \$B -d 0.3 --best-effort get_stack_guard_info >run9.out 2>run9.err; echo "RC run9 \$?"
@@ -333,7 +342,7 @@ leftover kattach
 grep -v '^#' \$T/trace | sed -E 's/^.* [0-9]+\.[0-9]+: ([A-Za-z0-9_]+): /EV \1: /'
 echo >\$T/kprobe_events
 echo "KLIST-BEGIN"; cat \$L; echo "KLIST-END"
-for n in run1 run2 run3 run4 run5 run6 run7 run8 run9 run10 run11 run12 run13 run14 run15 run16 run17 run18 run19; do
+for n in run1 run2 run3 run4 run5 run6 run7 run8 run9 run10 run11 run12 run13 run14 run15 run16 run17 run18 run19 run20; do
 	sed "s/^/\$n: /" \$n.out; sed "s/^/\$n-err: /" \$n.err
 done
 EOS
@@ -341,7 +350,7 @@ files=("$BTFINLINE:btfinline" "$blob:k.blob" "$KOUT/wrong.blob:wrong.blob" "$KOU
        "$btf:vmlinux.btf" "$KOUT/kprobes:kprobes" "$KTOP/tests/kernel/workload.sh:workload.sh" "$odirect:odirect" "$KOUT/kattach:kattach"
        "$KOUT/ia32:ia32" "$KOUT/msgctl:msgctl" "$KOUT/preadv:preadv" "$KOUT/ringfd:ringfd"
        "$KOUT/futexop:futexop" "$KOUT/parts.img:parts.img" "$KOUT/selectfds:selectfds"
-       "$KOUT/access:access" "$KOUT/keysites:keysites" "$KOUT/udpbcast:udpbcast")
+       "$KOUT/access:access" "$KOUT/keysites:keysites" "$KOUT/udpbcast:udpbcast" "$KOUT/forks:forks")
 [ -n "$bpftool" ] && files+=("$bpftool:bpftool")
 vm_run "${files[@]}"
 o=$KOUT/out
@@ -524,6 +533,17 @@ nz=$(echo "$ev" | grep -c ' rt=0x0$' || true)
 	fail "run19: $n ip_rt_put events in udp_sendmsg ($nz with rt=0) for $un sendto() to 127.0.0.1 and $um EACCES ones to 127.255.255.255: $ev"
 echo "ok: ip_rt_put in udp_sendmsg: $n events for $un + $um sendto(), rt=0 for the $un sent (the broadcast way's lone call probed)"
 
+# --- 17. a jump through .altinstr_aux (static_cpu_has()) is a branch of
+# the function's: dup_task_struct in copy_process, one event per fork
+expect_line "$o" "^forks pid [0-9]+ n $fk\$"
+expect_line "$o" "^RC run20 0\$"
+fpid=$(sed -nE 's/^forks pid ([0-9]+) .*/\1/p' "$o")
+ev=$(events run20 "$fpid" dup_task_struct copy_process)
+n=$(echo "$ev" | grep -c . || true)
+[ "$n" = "$fk" ] ||
+	fail "run20: $n dup_task_struct events in copy_process from pid $fpid for $fk fork()s: $ev"
+echo "ok: dup_task_struct in copy_process: $n events for $fk fork()s (static_cpu_has()'s jump followed through .altinstr_aux)"
+
 # --- 11. a constant address from the code: KASLR's runtime address
 expect_line "$o" "^RC run14 0\$"
 ksym=$(sed -nE 's/^KSYM ([0-9a-f]+) . init_task$/\1/p' "$o")
@@ -590,7 +610,7 @@ expect_line "$o" "^run9-err: btfinline: kernel: get_stack_guard_info: 1 site ski
 echo "ok: get_stack_guard_info: blacklisted site refused by default, the other attached with --best-effort"
 
 # --- 4. nothing left behind
-for r in run1 run2 run3 run6 run7 run9 run10 run11 run12 run13 run14 run15 run16 run17 run18 run19 kattach; do
+for r in run1 run2 run3 run6 run7 run9 run10 run11 run12 run13 run14 run15 run16 run17 run18 run19 run20 kattach; do
 	expect_line "$o" "^LEFT $r kprobes=0 progs=0 links=0\$"
 done
 n=$(grep -E '^KPROBES-DURING-RUN1 ' "$o" | awk '{ print $2 }')

@@ -224,6 +224,13 @@ expect "resctrl_inc in rdt_staged_configs_clear: both copies of the loop step" \
 # there before; 0x...3230 is the copy test_copies() took before).
 expect "is_swiotlb_force_bounce in dma_map_page_attrs: the entry and both test copies" \
 	"$(probes is_swiotlb_force_bounce dma_map_page_attrs)" "0xffffffff81133179 0xffffffff81133230 0xffffffff811332e0 "
+# A jump through .altinstr_aux (static_cpu_has()) is a branch of the
+# function's (aux_branch()): pfn_modify_allowed's pfn_valid is entered at
+# 0x...d69d and goes through two such jumps (pgtable_l5_enabled()); their
+# ways (0x...d6b2, 0x...d6e1, 0x...d761) were probes too, two or three
+# events a call (t_kernel_trace run 20 counts dup_task_struct's).
+expect "pfn_valid in pfn_modify_allowed: one probe, not one per static_cpu_has() way" \
+	"$(probes pfn_valid pfn_modify_allowed)" "0xffffffff8107d69d "
 # A lone call that another range sets the argument up for (lone_copy(),
 # setup_then_call()): udp_sendmsg's ip_rt_put on the RTCF_BROADCAST way is
 # `call dst_release` alone, %rdi already rt (t_kernel_trace run 19).
@@ -249,9 +256,11 @@ expect "page_fixed_fake_head in vdso_fault: the branch into its key" \
 	"$(probes page_fixed_fake_head vdso_fault)" "0xffffffff810046b7 "
 # __switch_to's resctrl_sched_in: its key (0xffffffff8102f417) after
 # loadsegment(ss)'s `je` and `mov %eax,%ss` (an exception fixup no other
-# way): both ways into it.
-expect "resctrl_sched_in in __switch_to: the two ways into its key" \
-	"$(probes resctrl_sched_in __switch_to)" "0xffffffff8102f40e 0xffffffff8102f415 "
+# way) on X86_BUG_SYSRET_SS_ATTRS's way, and straight from that
+# static_cpu_has() jump (0xffffffff8102f402) on the other, which those two
+# probes missed: the jump decides for every way in (scan_cfg.c dom_way()).
+expect "resctrl_sched_in in __switch_to: the static_cpu_has() jump before its key" \
+	"$(probes resctrl_sched_in __switch_to)" "0xffffffff8102f402 "
 # __sgx_encl_get_backing's put_page(): put_devmap_managed_page's key
 # (0xffffffff810593e8) right after page_fixed_fake_head's, a join of that
 # key's two ways and of compound_head's other one: no way into it, so

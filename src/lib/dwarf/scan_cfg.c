@@ -304,9 +304,63 @@ static bool noreturn_at(struct scan_cfg *c, struct scan_priv *p, uint64_t target
 	return nr;
 }
 
+/* Does addr lie in one of the function's ranges (c->fr[0..n))? */
+static bool in_fn(const struct scan_cfg *c, uint32_t n, uint64_t addr)
+{
+	for (uint32_t k = 0; k < n; k++)
+		if (c->fr[k].lo <= addr && addr < c->fr[k].hi)
+			return true;
+	return false;
+}
+
+/*
+ * A kernel's jump out of the function into `test; jcc yes; jmp no` that
+ * comes back into it: static_cpu_has()'s `jmp 6f` into .altinstr_aux
+ * (patched at boot into nops, on to the `yes` label, or a jump to `no`).
+ * Followed, it is a branch of the function's own: one of its two ways is
+ * the next instruction, the other the jump's target (the condition is
+ * unknown: cc -1). Without it the body's code after the jump looks
+ * entered from nowhere: xfeatures_mask_independent in
+ * validate_independent_components had probes on the jump (0x...051a) and
+ * on the `no` way (0x...0528), two events for a call that goes that way.
+ */
+static void aux_branch(struct scan_cfg *c, struct scan_priv *p, struct cfg_insn *ci, uint32_t n)
+{
+	uint64_t avail, a = ci->target, to[2], next = ci->addr + ci->len;
+	const uint8_t *code;
+	struct btfi_insn in;
+	const char *callee = NULL;
+
+	if (!p->kernel || ci->flow != BTFI_FLOW_JUMP || !ci->target || in_fn(c, n, ci->target) ||
+	    !(code = scan_code(p, a, &avail)))
+		return;
+	/* the test, then the two jumps back */
+	if (btfi_insn_decode(c->dec, code, avail, a, &in) || in.flow != BTFI_FLOW_NEXT || in.nop)
+		return;
+	for (int k = 0; k < 2; k++) {
+		a += in.len;
+		if (a >= ci->target + avail ||
+		    btfi_insn_decode(c->dec, code + (a - ci->target), avail - (a - ci->target), a, &in) ||
+		    in.flow != (k ? BTFI_FLOW_JUMP : BTFI_FLOW_CJUMP))
+			return;
+		to[k] = in.target;
+		if (p->relocatable)
+			rel_target(p, a, &in, &to[k], &callee);
+		if (!in_fn(c, n, to[k]))
+			return;
+	}
+	if (to[0] != next && to[1] != next)
+		return;
+	ci->flow = BTFI_FLOW_CJUMP;
+	ci->target = to[0] == next ? to[1] : to[0];
+	ci->cc = -1;
+}
+
 static int decode(struct scan_cfg *c, struct scan_priv *p)
 {
-	for (uint32_t k = 0; k < c->nblocks; k++) {	/* nblocks = nranges here */
+	uint32_t n = c->nblocks;
+
+	for (uint32_t k = 0; k < n; k++) {	/* nblocks = nranges here */
 		const struct scan_range *r = &c->fr[k];
 		uint64_t avail, a = r->lo;
 		const uint8_t *code = scan_code(p, r->lo, &avail);
@@ -348,6 +402,7 @@ static int decode(struct scan_cfg *c, struct scan_priv *p)
 					callee = sym->name;
 				if (in.flow == BTFI_FLOW_CALL && callee && noreturn_name(callee))
 					ci->flow = BTFI_FLOW_STOP;
+				aux_branch(c, p, ci, n);
 				ci->nop = in.nop;
 				ci->ret = in.ret;
 				/* what the binary's probes refuse: uprobes, or
@@ -2068,12 +2123,76 @@ static uint32_t label_exits(struct scan_cfg *c, uint32_t i, uint32_t *w, uint8_t
 }
 
 /*
+ * The block that decides for refused instruction t's block b when one way
+ * into b is a branch with no condition to count by (a kernel's
+ * static_cpu_has() jump, aux_branch()): b's immediate dominator q, when
+ * every path from q reaches b (none leaves, none goes round a loop) and
+ * b's other ways in are on those paths. q's last instruction then runs
+ * once for each time b does. __switch_to's resctrl_sched_in key
+ * (0x...f417) is entered from loadsegment(ss)'s `je` and `mov %eax,%ss`
+ * on X86_BUG_SYSRET_SS_ATTRS's way and straight from the jump on the
+ * other: the jump (0x...f402) is its one way. NONE if there is none.
+ */
+static uint32_t dom_way(struct scan_cfg *c, uint32_t t)
+{
+	uint32_t b = c->insns[t].blk, q = c->blocks[b].idom, sp = 0, seen = 0, mark = ++c->stamp, j;
+	const struct cfg_block *bl = &c->blocks[b], *qb;
+
+	if (q == NONE || q >= c->nblocks || q == b || bl->first != t)
+		return NONE;
+	qb = &c->blocks[q];
+	j = qb->first + qb->n - 1;
+	if (c->insns[j].refused || c->insns[j].flow != BTFI_FLOW_CJUMP || c->insns[j].cc >= 0)
+		return NONE;
+	for (uint32_t k = 0; k < qb->nsucc; k++) {
+		uint32_t s = c->succs[qb->succ + k];
+
+		if (s & BACK)
+			return NONE;
+		if (s != b && c->blocks[s].seen != mark) {
+			c->blocks[s].seen = mark;
+			c->work[sp++] = s;
+		}
+	}
+	while (sp) {
+		uint32_t xi = c->work[--sp];
+		const struct cfg_block *x = &c->blocks[xi];
+		const struct cfg_insn *xl = &c->insns[x->first + x->n - 1];
+		bool fx = fixup_only(c, xi);	/* the fault's way is no path of the call's */
+
+		if (++seen > 32 || !x->nsucc)
+			return NONE;
+		for (uint32_t k = 0; k < x->nsucc; k++) {
+			uint32_t s = c->succs[x->succ + k];
+
+			if (fx && c->insns[c->blocks[s & ~BACK].first].addr != xl->addr + xl->len)
+				continue;
+			if (s & BACK)
+				return NONE;
+			if (s != b && c->blocks[s].seen != mark) {
+				c->blocks[s].seen = mark;
+				c->work[sp++] = s;
+			}
+		}
+	}
+	for (uint32_t k = 0; k < bl->npred; k++) {
+		uint32_t p = c->preds[bl->pred + k];
+
+		if (p != q && c->blocks[p].seen != mark)
+			return NONE;
+	}
+	return j;
+}
+
+/*
  * The ways round refused instruction t: into its block (ways_into()),
  * else on from it (label_exits()). w[k], wc[k] as theirs; wt[k] where a
  * branch's parameters are read, and for an instruction the one whose
  * parameters it reads where it has none (moved_from(): t for a way into
  * t, itself for a way on). How many, 0 if none.
  */
+static uint32_t dom_way(struct scan_cfg *c, uint32_t t);
+
 static uint32_t ways_round(struct scan_cfg *c, uint32_t t, uint32_t *w, uint8_t *wc, uint32_t *wt)
 {
 	uint32_t n = ways_into(c, t, NONE, w, wc, SCAN_CFG_MAX_ENTRIES);
@@ -2087,6 +2206,13 @@ static uint32_t ways_round(struct scan_cfg *c, uint32_t t, uint32_t *w, uint8_t 
 	for (uint32_t k = 0; k < n; k++)
 		if (!wc[k])
 			wt[k] = w[k];
+	/* the decision before t's block: parameters read there (the code
+	 * between may change what t would read) */
+	if (!n && (w[0] = dom_way(c, t)) != NONE) {
+		wc[0] = 0;
+		wt[0] = w[0];
+		n = 1;
+	}
 	return n;
 }
 
