@@ -231,6 +231,13 @@ expect "is_swiotlb_force_bounce in dma_map_page_attrs: the entry and both test c
 # events a call (t_kernel_trace run 20 counts dup_task_struct's).
 expect "pfn_valid in pfn_modify_allowed: one probe, not one per static_cpu_has() way" \
 	"$(probes pfn_valid pfn_modify_allowed)" "0xffffffff8107d69d "
+# A way in whose code goes straight over a back edge into the marker at
+# the loop's head is the same call going on there (into_next_pass()):
+# interval_remove's augment propagate loop has compute_max's child loads
+# at its latch (0x...b59), falling into the marker 0x...b61 (a probe there
+# too before: two events per call after the loop's first).
+expect "interval_augment_compute_max in interval_remove: no probe on the latch's loads" \
+	"$(probes interval_augment_compute_max interval_remove)" "0xffffffff81084ab9 0xffffffff81084b61 "
 # A lone call that another range sets the argument up for (lone_copy(),
 # setup_then_call()): udp_sendmsg's ip_rt_put on the RTCF_BROADCAST way is
 # `call dst_release` alone, %rdi already rt (t_kernel_trace run 19).

@@ -5098,6 +5098,40 @@ static void edges_out(const struct scan_cfg *c, const uint32_t *ej, const uint32
 	out->how = nej > 1 ? BTFI_PROBE_HOW_MULTI : how1;
 }
 
+/*
+ * Does the instance's code from way in x run straight (one successor each
+ * block, every instruction the instance's) over a back edge into the
+ * marker m, which begins its block? Then a call entered at x goes on at m
+ * in the loop's next pass, where m's probe counts it. GCC rotates the
+ * augmented rbtree's propagate loop: `while (rb != stop) { augmented =
+ * compute_max(node); ... rb = parent; }` has compute_max's child loads
+ * at the loop's latch (memtype's interval_remove: 0x...b59 `mov
+ * 0x10(%rdx),%rcx; mov 0x8(%rdx),%rsi`) falling into its head (0x...b61,
+ * the marker, where the first pass enters from each erase case): two
+ * events for every call after the first.
+ */
+static bool into_next_pass(struct scan_cfg *c, uint32_t x, uint32_t m, uint32_t stamp)
+{
+	uint32_t b = c->insns[x].blk, i = x, mb = c->insns[m].blk;
+
+	if (c->blocks[mb].first != m)
+		return false;
+	for (int hops = 0; hops < 8; hops++) {
+		const struct cfg_block *bl = &c->blocks[b];
+
+		for (; i < bl->first + bl->n; i++)
+			if (c->imark[i] != stamp)
+				return false;
+		if (bl->nsucc != 1)
+			return false;
+		if (c->succs[bl->succ] & BACK)
+			return (c->succs[bl->succ] & ~BACK) == mb;
+		b = c->succs[bl->succ];
+		i = c->blocks[b].first;
+	}
+	return false;
+}
+
 void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t nr,
 		      const uint64_t *vp, uint32_t nvp, uint64_t marker, bool has_marker,
 		      uint64_t fallback, Dwarf_Die *cu, Dwarf_Die *inst,
@@ -5466,6 +5500,19 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 			}
 		if (keep)
 			nent = keep;
+	}
+	/* a way in whose code, all the instance's, goes straight over a back
+	 * edge to the marker at its loop's head: the same call going on
+	 * there (into_next_pass()) */
+	if (mi != NONE && nent > 1) {
+		uint32_t keep = 0;
+
+		for (k = 0; k < nent; k++)
+			if (ent[k] == mi || !into_next_pass(c, pre[k], mi, stamp)) {
+				pre[keep] = pre[k];
+				ent[keep++] = ent[k];
+			}
+		nent = keep;
 	}
 	/* the call's first test rotated into the loop around it: its copies */
 	for (k = 0; k < nent; k++) {
