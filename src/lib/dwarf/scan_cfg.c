@@ -5099,28 +5099,32 @@ static void edges_out(const struct scan_cfg *c, const uint32_t *ej, const uint32
 }
 
 /*
- * Does the instance's code from way in x run straight (one successor each
- * block, every instruction the instance's) over a back edge into the
- * marker m, which begins its block? Then a call entered at x goes on at m
- * in the loop's next pass, where m's probe counts it. GCC rotates the
- * augmented rbtree's propagate loop: `while (rb != stop) { augmented =
- * compute_max(node); ... rb = parent; }` has compute_max's child loads
- * at the loop's latch (memtype's interval_remove: 0x...b59 `mov
- * 0x10(%rdx),%rcx; mov 0x8(%rdx),%rsi`) falling into its head (0x...b61,
- * the marker, where the first pass enters from each erase case): two
- * events for every call after the first.
+ * Does way in x run straight on (one successor each block, no call of
+ * the caller's) over a back edge into way in m, which begins its block?
+ * Then a call entered at x goes on at m, whose probe counts it. GCC
+ * rotates the augmented rbtree's propagate loop: `while (rb != stop) {
+ * augmented = compute_max(node); ... rb = parent; }` has compute_max's
+ * child loads at the loop's latch (memtype's interval_remove: 0x...b59
+ * `mov 0x10(%rdx),%rcx; mov 0x8(%rdx),%rsi`) falling into its head
+ * (0x...b61, the marker, where the first pass enters from each erase
+ * case): two events for every call after the first. The caller's own
+ * code may come between, scheduled into the call's: xfrm_output_one's
+ * skb_dst loads `_skb_refdst` at 0x...e672 on the loop's later passes,
+ * then `x = dst->xfrm` and read_pnet() run before its `and $~1` at
+ * 0x...e684, where the first pass enters.
  */
 static bool into_next_pass(struct scan_cfg *c, uint32_t x, uint32_t m, uint32_t stamp)
 {
 	uint32_t b = c->insns[x].blk, i = x, mb = c->insns[m].blk;
 
-	if (c->blocks[mb].first != m)
+	if (x == m || c->blocks[mb].first != m)
 		return false;
 	for (int hops = 0; hops < 8; hops++) {
 		const struct cfg_block *bl = &c->blocks[b];
 
 		for (; i < bl->first + bl->n; i++)
-			if (c->imark[i] != stamp)
+			if (c->imark[i] != stamp && c->insns[i].flow != BTFI_FLOW_NEXT &&
+			    c->insns[i].flow != BTFI_FLOW_JUMP)
 				return false;
 		if (bl->nsucc != 1)
 			return false;
@@ -5501,19 +5505,16 @@ void scan_cfg_entries(struct scan_cfg *c, const struct scan_range *r, uint32_t n
 		if (keep)
 			nent = keep;
 	}
-	/* a way in whose code, all the instance's, goes straight over a back
-	 * edge to the marker at its loop's head: the same call going on
-	 * there (into_next_pass()) */
-	if (mi != NONE && nent > 1) {
-		uint32_t keep = 0;
-
-		for (k = 0; k < nent; k++)
-			if (ent[k] == mi || !into_next_pass(c, pre[k], mi, stamp)) {
-				pre[keep] = pre[k];
-				ent[keep++] = ent[k];
+	/* a way in that goes straight on over a back edge into another: the
+	 * same call going on there (into_next_pass()); the marker stays */
+	for (k = 0; k < nent && nent > 1; k++)
+		for (i = 0; i < nent; i++)
+			if (i != k && ent[k] != mi && into_next_pass(c, pre[k], pre[i], stamp)) {
+				pre[k] = pre[nent - 1];
+				ent[k] = ent[--nent];
+				k--;
+				break;
 			}
-		nent = keep;
-	}
 	/* the call's first test rotated into the loop around it: its copies */
 	for (k = 0; k < nent; k++) {
 		uint32_t rot[SCAN_CFG_MAX_ENTRIES], nr2;
