@@ -296,6 +296,19 @@ if out=$(python3 "$TOP/tests/kernel/krefused.py" "$V" "$tmp/sites"); then
 else
 	echo "FAIL kprobe-refused addresses or notrace functions: $out"; r=1
 fi
+# No call meets two probes of its instance on one straight path: read
+# apart from btfinline (tests/kernel/straight.py: objdump's code, the
+# instances' `multi` lines), no address of an instance with several runs
+# on (falling through, forward jumps) into another. Each rule of the
+# fourteenth session removed such pairs: a static_cpu_has() jump's ways
+# (aux_branch()), a rotated loop's latch into its head
+# (into_next_pass()), native_read_msr_safe's fixup way (ways_into()).
+if out=$(python3 "$TOP/tests/kernel/straight.py" "$V" "$tmp/sites") && [ "$(echo "$out" | tail -n 1)" = 0 ] &&
+   [ "$(printf '%s\n' "$all" | grep -c '^multi ')" -gt 5000 ]; then
+	echo "ok   no instance has two probes on one straight path ($(printf '%s\n' "$all" | grep -c '^multi ') instances with several)"
+else
+	echo "FAIL two probes of one instance on one straight path: $(echo "$out" | head -5 | paste -sd';')"; r=1
+fi
 # --entry-rows: the instances whose copies lack a probe are the --sites
 # lines that name one (`unprobed-copy ADDR`), as many as the JSON says.
 n=$(printf '%s\n' "$all" | grep -c ' unprobed-copy 0x')

@@ -91,6 +91,23 @@ static void print_sites(const struct btfi_scan *s)
 		if (u < s->entry_rows.nunprobed && s->entry_rows.unprobed[u].site == i)
 			printf(" unprobed-copy 0x%llx", (unsigned long long)s->entry_rows.unprobed[u].addr);
 		printf("\n");
+		/* after an instance's last address, when it has several: all
+		 * of them, one line (a site on a branch with its condition),
+		 * so that a reader can tell two instances on one line apart */
+		if ((site->flags & BTFI_SITE_EXTRA) &&
+		    (i + 1 == s->nsites || !(s->sites[i + 1].flags & BTFI_SITE_EXTRA))) {
+			uint32_t g = i;
+
+			while (g > 0 && (s->sites[g].flags & BTFI_SITE_EXTRA))
+				g--;
+			printf("multi %s", f->name ? f->name : "?");
+			for (; g <= i; g++) {
+				printf(" 0x%llx", (unsigned long long)s->sites[g].addr);
+				if (s->sites[g].cond)
+					printf(":%s", btfi_cc_str(s->sites[g].cond - 1));
+			}
+			printf("\n");
+		}
 	}
 	for (uint32_t i = 0; i < s->nfuncs; i++) {
 		const struct btfi_func *f = &s->funcs[i];
@@ -431,7 +448,8 @@ const struct cli_cmd cli_stats = {
 "  --sites         one line per inline instance: address, caller, call file:line,\n"
 "                  depth, and each argument's location as `dump` prints it, with\n"
 "                  the reason for `?` (a line per address for an instance entered\n"
-"                  by several paths; `split` for GCC's split parts, which are\n"
+"                  by several paths, then `multi FUNC ADDR...` with all of them,\n"
+"                  `ADDR:COND` for a site on a branch; `split` for GCC's split parts, which are\n"
 "                  the enclosing call; `shared` for code only another call of\n"
 "                  the function enters, its events; `refused` after an address\n"
 "                  the probes cannot take, kprobes' jump labels, WARNs and static\n"

@@ -1866,6 +1866,12 @@ static uint32_t ways_into(struct scan_cfg *c, uint32_t e, uint32_t l, uint32_t *
 
 		if (l != NONE && in_loop(c, q, l))
 			continue;
+		/* only a fault goes from q to b: no call's way (the fault is
+		 * the exception; native_read_msr_safe's `rdmsr` goes on to
+		 * the `xor` before the tracepoint key its fixup lands on) */
+		if (fixup_only(c, q) && c->insns[bl->first].addr !=
+		    c->insns[qb->first + qb->n - 1].addr + c->insns[qb->first + qb->n - 1].len)
+			continue;
 		if (n == max)
 			return 0;
 		if ((qb->nsucc == 1 || fixup_only(c, q)) && (x = last_taken(c, q)) != NONE) {
