@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-"""straight.py VMLINUX SITES: the instances of `stats --sites` (its
+"""straight.py ELF SITES: the instances of `stats --sites` (its
 `multi` lines) with two probe addresses on one straight path: from one
 address, falling through and taking forward `jmp`s (no conditional jump,
 call of a noreturn, return or backward jump on the way), the code reaches
@@ -28,7 +28,7 @@ for line in open(sitesf):
 dis = {}
 out = subprocess.run(["objdump", "-d", "--no-show-raw-insn", vmlinux], capture_output=True, text=True).stdout
 for l in out.splitlines():
-    m = re.match(r"^(ffffffff[0-9a-f]{8}):\t(.*)$", l)
+    m = re.match(r"^ *([0-9a-f]+):\t(.*)$", l)
     if m:
         dis[int(m.group(1), 16)] = m.group(2)
 addrs = sorted(dis)
