@@ -359,6 +359,14 @@ o=$KOUT/out
 events() {	# RUN PID FUNC CALLER [TAIL]
 	grep -E "^$1: [0-9.-]+ $2 $3 $4\+0x[0-9a-f]+ ${5-}" "$o" || true
 }
+# the number of lines of $1 (0 for none)
+nlines() {
+	printf '%s' "$1" | grep -c . || true
+}
+# the pid a workload program printed first on its line: "PROG pid P ..."
+pid_of() {
+	sed -nE "s/^$1 pid ([0-9]+) .*/\1/p" "$o"
+}
 
 # --- 1. ksys_fallocate: the values the workload passed, and perf's fd/mode
 for r in run1 run2 run6; do expect_line "$o" "^RC $r 0\$"; done
@@ -446,7 +454,7 @@ echo "ok: ksys_msgctl at its clone's entry: msqid=$mq cmd=2 version=256, from do
 # --- 8. one event per call at a body copied onto two paths
 expect_line "$o" "^preadv pid [0-9]+ ok $pn espipe $pm\$"
 expect_line "$o" "^RC run11 0\$"
-ppid=$(sed -nE 's/^preadv pid ([0-9]+) .*/\1/p' "$o")
+ppid=$(pid_of preadv)
 n=$(grep -Ec "^run11: [0-9.]+ $ppid fdput __x64_sys_preadv\+0x[0-9a-f]+ " "$o" || true)
 [ "$n" = $((pn + pm)) ] || fail "run11: $n fdput events in __x64_sys_preadv for $((pn + pm)) calls ($pn on a file, $pm on a pipe)"
 n2=$(grep -E "^run11: [0-9.]+ $ppid fdput __x64_sys_preadv\+" "$o" | awk '{ print $5 }' | sort -u | wc -l)
@@ -456,11 +464,11 @@ echo "ok: fdput in __x64_sys_preadv: $((pn + pm)) events for $pn + $pm calls, at
 # --- 9. a body that is its own loop: one event per call at the loop's exits
 expect_line "$o" "^ringfd pid [0-9]+ fds [0-9,]+ slots [0-9,]+\$"
 expect_line "$o" "^RC run12 0\$"
-rpid=$(sed -nE 's/^ringfd pid ([0-9]+) .*/\1/p' "$o")
+rpid=$(pid_of ringfd)
 rfds=$(sed -nE 's/^ringfd pid [0-9]+ fds ([0-9,]+) .*/\1/p' "$o")
 [ "$(echo "$rfds" | tr , '\n' | grep -c .)" = "$rk" ] || fail "ringfd: fds '$rfds', expected $rk"
 ev=$(events run12 "$rpid" io_ring_add_registered_fd io_ringfd_register)
-n=$(echo "$ev" | grep -c . || true)
+n=$(nlines "$ev")
 [ "$n" = "$rk" ] || fail "run12: $n io_ring_add_registered_fd events for $rk calls (the slot loop walks $((rk * (rk + 1) / 2)) slots)"
 got=$(echo "$ev" | sed -nE 's/.* fd=([0-9]+) .*end=16$/\1/p' | paste -sd, -)
 [ "$got" = "$rfds" ] || fail "run12: fd values '$got' (with end=16), the program registered '$rfds'; events: $ev"
@@ -469,18 +477,18 @@ echo "ok: io_ring_add_registered_fd: $rk events for $rk calls (loop exits), fd =
 # --- 10. a copy on a way out of the loop around the call
 expect_line "$o" "^futexop pid [0-9]+ ok $fn enosys $fm\$"
 expect_line "$o" "^RC run13 0\$"
-fpid=$(sed -nE 's/^futexop pid ([0-9]+) .*/\1/p' "$o")
+fpid=$(pid_of futexop)
 ev=$(events run13 "$fpid" double_unlock_hb futex_wake_op)
-n=$(echo "$ev" | grep -c . || true)
+n=$(nlines "$ev")
 [ "$n" = $((fn + fm)) ] || fail "run13: $n double_unlock_hb events in futex_wake_op for $((fn + fm)) calls ($fn ops done, $fm ENOSYS); events: $ev"
 echo "ok: double_unlock_hb in futex_wake_op: $n events for $fn + $fm calls (the ENOSYS way's copy probed)"
 
 # --- 14. a call folded to a lone jump: retry_estale in do_faccessat
 expect_line "$o" "^access pid [0-9]+ eacces $an erofs $ak ok $aj\$"
 expect_line "$o" "^RC run17 0\$"
-apid=$(sed -nE 's/^access pid ([0-9]+) .*/\1/p' "$o")
+apid=$(pid_of access)
 ev=$(events run17 "$apid" retry_estale do_faccessat)
-n=$(echo "$ev" | grep -c . || true)
+n=$(nlines "$ev")
 ne=$(echo "$ev" | grep -c " error=-13 " || true)
 [ "$n" = $((an + ak)) ] && [ "$ne" = "$an" ] ||
 	fail "run17: $n retry_estale events in do_faccessat ($ne with error=-13) for $an EACCES + $ak EROFS calls and $aj that return 0; events: $ev"
@@ -497,14 +505,14 @@ kev() {	# pid function caller
 	events run18 "$1" "$2" "$3" '[a-z]+=0x[0-9a-f]+$'
 }
 ev=$(kev "$kpid" mmap_write_lock_killable do_mprotect_pkey)
-n=$(( $(echo "$ev" | grep -c . || true) - $(kev "$kpid0" mmap_write_lock_killable do_mprotect_pkey | grep -c . || true) ))
+n=$(( $(nlines "$ev") - $(nlines "$(kev "$kpid0" mmap_write_lock_killable do_mprotect_pkey)") ))
 evl=$(kev "$kpid" mmap_write_lock_killable do_mlock)
-nl=$(echo "$evl" | grep -c . || true)
+nl=$(nlines "$evl")
 nmm=$(printf '%s\n%s\n' "$ev" "$evl" | sed -nE 's/.* mm=(0x[0-9a-f]+)$/\1/p' | sort -u | grep -c . || true)
 [ "$n" = "$kn" ] && [ "$nl" = "$kl" ] && [ "$nmm" = 1 ] ||
 	fail "run18: $n more mmap_write_lock_killable events in do_mprotect_pkey for $kn more mprotect() calls, $nl in do_mlock for $kl mlock() calls, $nmm distinct mm: $ev $evl"
 ev2=$(kev "$kpid" sb_start_write do_sys_ftruncate)
-n2=$(echo "$ev2" | grep -c . || true)
+n2=$(nlines "$ev2")
 nsb=$(echo "$ev2" | sed -nE 's/.* sb=(0x[0-9a-f]+)$/\1/p' | sort -u | grep -c . || true)
 [ "$n2" = "$km" ] && [ "$nsb" = 1 ] && [ -z "$(kev "$kpid0" sb_start_write do_sys_ftruncate)" ] ||
 	fail "run18: $n2 sb_start_write events in do_sys_ftruncate ($nsb distinct sb) for $km ftruncate() calls: $ev2"
@@ -523,9 +531,9 @@ echo "ok: static key and static call sites moved: $n mmap_write_lock_killable ev
 # --- 16. a lone call whose argument is in place: ip_rt_put in udp_sendmsg
 expect_line "$o" "^udpbcast pid [0-9]+ ok $un eacces $um\$"
 expect_line "$o" "^RC run19 0\$"
-upid=$(sed -nE 's/^udpbcast pid ([0-9]+) .*/\1/p' "$o")
+upid=$(pid_of udpbcast)
 ev=$(events run19 "$upid" ip_rt_put udp_sendmsg 'rt=0x[0-9a-f]+$')
-n=$(echo "$ev" | grep -c . || true)
+n=$(nlines "$ev")
 # a sent datagram's route went to the cork (ip_setup_cork() sets rt to
 # NULL): rt=0 there; the EACCES way still holds its route
 nz=$(echo "$ev" | grep -c ' rt=0x0$' || true)
@@ -537,9 +545,9 @@ echo "ok: ip_rt_put in udp_sendmsg: $n events for $un + $um sendto(), rt=0 for t
 # the function's: dup_task_struct in copy_process, one event per fork
 expect_line "$o" "^forks pid [0-9]+ n $fk\$"
 expect_line "$o" "^RC run20 0\$"
-fpid=$(sed -nE 's/^forks pid ([0-9]+) .*/\1/p' "$o")
+fpid=$(pid_of forks)
 ev=$(events run20 "$fpid" dup_task_struct copy_process)
-n=$(echo "$ev" | grep -c . || true)
+n=$(nlines "$ev")
 [ "$n" = "$fk" ] ||
 	fail "run20: $n dup_task_struct events in copy_process from pid $fpid for $fk fork()s: $ev"
 echo "ok: dup_task_struct in copy_process: $n events for $fk fork()s (static_cpu_has()'s jump followed through .altinstr_aux)"
@@ -554,7 +562,7 @@ toff=$(pahole -F btf -C task_struct "$KCACHE/vmlinux" |
 want=$(printf '0x%x' $((0x$ksym + toff)))
 # (copy_process's other list_add_tail_rcu sites add to lists on the heap)
 ev=$(grep -E "^run14: [0-9.-]+ [0-9]+ list_add_tail_rcu copy_process\+0x[0-9a-f]+ head=0xffffffff" "$o" || true)
-n=$(echo "$ev" | grep -c . || true)
+n=$(nlines "$ev")
 [ "$n" -ge 3 ] || fail "run14: $n list_add_tail_rcu events in copy_process with a head in the kernel image for 3 forks or more; $(grep '^run14' "$o" | head -5)"
 bad=$(echo "$ev" | grep -v " head=$want\$" || true)
 [ -z "$bad" ] || fail "run14: head is not &init_task.tasks = $want (init_task at 0x$ksym, link-time 0x$link): $(echo "$bad" | head -3)"
@@ -566,7 +574,7 @@ expect_line "$o" "^RC run15 0\$"
 n=$(grep -c "^PART /sys/block/loop1/loop1p[0-9]\$" "$o" || true)
 [ "$n" = "$np" ] || fail "run15: $n partitions on loop1, the image has $np"
 ev=$(grep -E "^run15: [0-9.-]+ [0-9]+ free_partitions bdev_disk_changed\+0x[0-9a-f]+ state=0xffff" "$o" || true)
-n=$(echo "$ev" | grep -c . || true)
+n=$(nlines "$ev")
 [ "$n" = 2 ] || fail "run15: $n free_partitions events for 2 scans of $np partitions; $(grep '^run15' "$o" | head -8)"
 echo "ok: free_partitions: 2 events for 2 scans of $np partitions"
 
@@ -575,7 +583,7 @@ expect_line "$o" "^RC run16 0\$"
 kpid=$(sed -nE 's/^KW pid ([0-9]+)$/\1/p' "$o")
 [ -n "$kpid" ] || fail "run16: the writer's pid is missing"
 ev=$(events run16 "$kpid" copy_from_iter kernfs_fop_write_iter)
-n=$(echo "$ev" | grep -c . || true)
+n=$(nlines "$ev")
 [ "$n" = "$kw" ] || fail "run16: $n copy_from_iter events in kernfs_fop_write_iter for $kw writes; $(grep '^run16' "$o" | head -8)"
 nc=$(echo "$ev" | grep -c "kernfs_fop_write_iter+$kcond " || true)
 [ "$nc" = "$kw" ] || fail "run16: $nc of the $kw events at the site on a branch kernfs_fop_write_iter+$kcond; events: $ev"
@@ -583,7 +591,7 @@ echo "ok: copy_from_iter in kernfs_fop_write_iter: $kw events for $kw writes, at
 read -r spid sin nin sout nout sex nex < <(sed -nE 's/^selectfds pid ([0-9]+) in (0x[0-9a-f]+) ([0-9]+) out (0x[0-9a-f]+) ([0-9]+) ex (0x[0-9a-f]+) ([0-9]+)$/\1 \2 \3 \4 \5 \6 \7/p' "$o")
 [ -n "$spid" ] || fail "run16: selectfds printed no result"
 ev=$(events run16 "$spid" copy_from_user core_sys_select)
-n=$(echo "$ev" | grep -c . || true)
+n=$(nlines "$ev")
 [ "$n" = $((nin + nout + nex)) ] || fail "run16: $n copy_from_user events in core_sys_select for $((nin + nout + nex)) sets passed ($nin + $nout + $nex in $ks selects); events: $ev"
 # from = the set's address (or ? where DWARF has no location: +0x35f)
 nq=$(echo "$ev" | grep -c " from=? " || true)
