@@ -1863,18 +1863,19 @@ static uint32_t ways_into(struct scan_cfg *c, uint32_t e, uint32_t l, uint32_t *
 	for (uint32_t k = 0; k < bl->npred; k++) {
 		uint32_t q = c->preds[bl->pred + k];
 		const struct cfg_block *qb = &c->blocks[q];
+		const struct cfg_insn *ql = &c->insns[qb->first + qb->n - 1];
+		bool fx = fixup_only(c, q);
 
 		if (l != NONE && in_loop(c, q, l))
 			continue;
 		/* only a fault goes from q to b: no call's way (the fault is
 		 * the exception; native_read_msr_safe's `rdmsr` goes on to
 		 * the `xor` before the tracepoint key its fixup lands on) */
-		if (fixup_only(c, q) && c->insns[bl->first].addr !=
-		    c->insns[qb->first + qb->n - 1].addr + c->insns[qb->first + qb->n - 1].len)
+		if (fx && c->insns[bl->first].addr != ql->addr + ql->len)
 			continue;
 		if (n == max)
 			return 0;
-		if ((qb->nsucc == 1 || fixup_only(c, q)) && (x = last_taken(c, q)) != NONE) {
+		if ((qb->nsucc == 1 || fx) && (x = last_taken(c, q)) != NONE) {
 			w[n] = x;
 			wc[n++] = 0;
 		} else if ((wc[n] = edge_cond(c, q, b))) {
