@@ -3271,7 +3271,10 @@ static bool cross_jumped_arg(struct scan_cfg *c, uint32_t i, uint32_t e)
 
 	if (!c->cu || !c->fn)
 		return false;
-	ni = inner_path(c->fn, c->insns[i].addr, ip, 0, DIE_PATH_MAX);
+	/* the caller's own code is no other call's argument: no need for
+	 * e's path (most ways in) */
+	if ((ni = inner_path(c->fn, c->insns[i].addr, ip, 0, DIE_PATH_MAX)) < 2)
+		return false;
 	ne = inner_path(c->fn, c->insns[e].addr, ep, 0, DIE_PATH_MAX);
 	for (d = 1; d < ni && d < ne && dwarf_dieoffset(&ip[d]) == dwarf_dieoffset(&ep[d]); d++)
 		;
