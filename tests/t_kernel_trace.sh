@@ -162,8 +162,10 @@ kn=$((2 + RANDOM % 5)); km=$((1 + RANDOM % 5)); kl=$((1 + RANDOM % 4))
 # 16. a lone call whose argument is in place: sendto() to lo's broadcast
 gcc -O2 -static -Wall -Wextra -o "$KOUT/udpbcast" "$KTOP/tests/kernel/udpbcast.c" || fail "building tests/kernel/udpbcast.c"
 gcc -O2 -static -Wall -Wextra -o "$KOUT/forks" "$KTOP/tests/kernel/forks.c" || fail "building tests/kernel/forks.c"
+gcc -O2 -static -Wall -Wextra -o "$KOUT/leases" "$KTOP/tests/kernel/leases.c" || fail "building tests/kernel/leases.c"
 un=$((1 + RANDOM % 4)); um=$((1 + RANDOM % 4))
 fk=$((6 + RANDOM % 5))
+ln=$((2 + RANDOM % 4))
 # 13. sites on a branch: copy_from_iter's in kernfs_fop_write_iter,
 # copy_from_user's in core_sys_select (the offsets in the caller of FUNC's
 # sites on a branch, from dump of the blob)
@@ -325,6 +327,14 @@ sleep 0.3
 kill -TERM \$pid; wait \$pid; echo "RC run20 \$?"
 leftover run20
 
+# run 21: locks_wake_up_blocks once per lease change, on each of
+# lease_modify's three ways (the F_UNLCK way's copy of its entry row)
+start run21 --best-effort --no-entry locks_wake_up_blocks
+./leases lease.f $ln
+sleep 0.3
+kill -TERM \$pid; wait \$pid; echo "RC run21 \$?"
+leftover run21
+
 # run 8: a blacklisted site (noinstr text): refused, then best effort
 \$B -d 0.3 get_stack_guard_info >run8.out 2>run8.err; echo "RC run8 \$?"
 \$B -d 0.3 --best-effort get_stack_guard_info >run9.out 2>run9.err; echo "RC run9 \$?"
@@ -342,7 +352,7 @@ leftover kattach
 grep -v '^#' \$T/trace | sed -E 's/^.* [0-9]+\.[0-9]+: ([A-Za-z0-9_]+): /EV \1: /'
 echo >\$T/kprobe_events
 echo "KLIST-BEGIN"; cat \$L; echo "KLIST-END"
-for n in run1 run2 run3 run4 run5 run6 run7 run8 run9 run10 run11 run12 run13 run14 run15 run16 run17 run18 run19 run20; do
+for n in run1 run2 run3 run4 run5 run6 run7 run8 run9 run10 run11 run12 run13 run14 run15 run16 run17 run18 run19 run20 run21; do
 	sed "s/^/\$n: /" \$n.out; sed "s/^/\$n-err: /" \$n.err
 done
 EOS
@@ -350,7 +360,8 @@ files=("$BTFINLINE:btfinline" "$blob:k.blob" "$KOUT/wrong.blob:wrong.blob" "$KOU
        "$btf:vmlinux.btf" "$KOUT/kprobes:kprobes" "$KTOP/tests/kernel/workload.sh:workload.sh" "$odirect:odirect" "$KOUT/kattach:kattach"
        "$KOUT/ia32:ia32" "$KOUT/msgctl:msgctl" "$KOUT/preadv:preadv" "$KOUT/ringfd:ringfd"
        "$KOUT/futexop:futexop" "$KOUT/parts.img:parts.img" "$KOUT/selectfds:selectfds"
-       "$KOUT/access:access" "$KOUT/keysites:keysites" "$KOUT/udpbcast:udpbcast" "$KOUT/forks:forks")
+       "$KOUT/access:access" "$KOUT/keysites:keysites" "$KOUT/udpbcast:udpbcast" "$KOUT/forks:forks"
+       "$KOUT/leases:leases")
 [ -n "$bpftool" ] && files+=("$bpftool:bpftool")
 vm_run "${files[@]}"
 o=$KOUT/out
@@ -551,6 +562,19 @@ n=$(nlines "$ev")
 [ "$n" = "$fk" ] ||
 	fail "run20: $n dup_task_struct events in copy_process from pid $fpid for $fk fork()s: $ev"
 echo "ok: dup_task_struct in copy_process: $n events for $fk fork()s (static_cpu_has()'s jump followed through .altinstr_aux)"
+
+# --- 18. GCC's entry row copied onto a way no other probe shares: each
+# lease change is one lease_modify(), one inlined locks_wake_up_blocks()
+# on the way of the new type (F_UNLCK's copy unprobed before: 2 events
+# for every 3 changes)
+expect_line "$o" "^leases pid [0-9]+ n $ln changes $((3 * ln))\$"
+expect_line "$o" "^RC run21 0\$"
+lpid=$(pid_of leases)
+ev=$(events run21 "$lpid" locks_wake_up_blocks lease_modify)
+n=$(nlines "$ev")
+[ "$n" = $((3 * ln)) ] ||
+	fail "run21: $n locks_wake_up_blocks events in lease_modify from pid $lpid for $((3 * ln)) lease changes: $ev"
+echo "ok: locks_wake_up_blocks in lease_modify: $n events for $((3 * ln)) lease changes (the F_UNLCK way's entry-row copy probed)"
 
 # --- 11. a constant address from the code: KASLR's runtime address
 expect_line "$o" "^RC run14 0\$"

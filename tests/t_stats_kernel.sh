@@ -277,6 +277,26 @@ expect "resctrl_sched_in in __switch_to: the static_cpu_has() jump before its ke
 # key's code comes back to the `lock decl`.
 expect "put_devmap_managed_page in __sgx_encl_get_backing: where its key's ways go on" \
 	"$(probes put_devmap_managed_page __sgx_encl_get_backing)" "0xffffffff810593ea 0xffffffff81059413 "
+# GCC's inline-entry row on a path no other address shares is a way in
+# of its own (scan.c entry_copies()): default_send_IPI_self's
+# __prepare_ICR folded to `mov $0x40400,%edi` (0xffffffff8106599c) on the
+# NMI way (`cmp $0x2,%edi`) beside the `or $0x40000,%edi` of the others;
+# perf_ibs_get_mem_snoop's `test %r9d,%r9d` copied after each mem_lvl
+# `switch` arm of perf_ibs_handle_irq. Only one address each before.
+expect "__prepare_ICR in default_send_IPI_self: the NMI way's copy too" \
+	"$(probes __prepare_ICR default_send_IPI_self)" "0xffffffff8106597a 0xffffffff8106599c "
+expect "perf_ibs_get_mem_snoop in perf_ibs_handle_irq: its four copies" \
+	"$(probes perf_ibs_get_mem_snoop perf_ibs_handle_irq)" \
+	"0xffffffff8100df29 0xffffffff8100e0c0 0xffffffff8100e212 0xffffffff8100e22d "
+# ... but not a row another instance of the function holds: DWARF gives
+# the `lea 0x60(%r12),%rax` that begins each of sk_setsockopt's options
+# to SO_BROADCAST's sock_valbool_flag (sock.c:1118) too; taken, its
+# rows stood at eight other options' calls and pushed their probes off
+# (SO_KEEPALIVE's at 1394 to the `test` after).
+expect "sock_valbool_flag in sk_setsockopt at sock.c:1118: its own address only" \
+	"$(probes sock_valbool_flag sk_setsockopt sock.c:1118)" "0xffffffff8178a39b "
+expect "sock_valbool_flag in sk_setsockopt at sock.c:1394: at its lea" \
+	"$(probes sock_valbool_flag sk_setsockopt sock.c:1394)" "0xffffffff81789ff6 "
 # Those left (no way round): the --sites lines marked `refused` are the
 # lines at an address of the kernel's tables, and those marked `notrace`
 # the lines in a function without an ftrace call (the kprobe PMU refuses

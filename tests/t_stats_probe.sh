@@ -169,6 +169,14 @@ for p in ("entry-pc", "entry-in-range", "lowest"):
 miss = lambda st: st["inside missed_runs"] + st["outside missed_runs"]
 check(f"default misses fewer runs than entry-pc ({miss(d)} vs {miss(res['entry-pc'])} instances)",
       miss(d) < miss(res["entry-pc"]))
+# The one left (f32 at site 351 in caller38): GCC hoisted the body's
+# arithmetic above the loop before it and copied it onto two ways in;
+# its rec() runs after the loop, or on the zero-trip way where the
+# branch site is. The copy on the loop's way shares its path with that
+# branch site, which counts only the zero-trip runs. Three before GCC's
+# entry-row copies on paths no address shares were probed (sites 204 and
+# 230 missed a run each; the --entry-rows check below counted 151 of 167).
+check(f"default misses runs at one instance at most ({miss(d)})", miss(d) <= 1)
 check("entry_pc outside the ranges: default > entry-in-range "
       f"({d['outside ok']} vs {res['entry-in-range']['outside ok']})",
       d["outside ok"] > res["entry-in-range"]["outside ok"])
@@ -186,5 +194,8 @@ check(f"--entry-rows: copied entries found ({er['default']['instances']} instanc
 check(f"--entry-rows: default has a probe on each copy's path more often than entry-pc "
       f"({er['default']['probe_on_each']} vs {er['entry-pc']['probe_on_each']})",
       er["default"]["probe_on_each"] > er["entry-pc"]["probe_on_each"])
+check(f"--entry-rows: default has a probe on each copy's path everywhere "
+      f"({er['default']['probe_on_each']} of {er['default']['instances']})",
+      er["default"]["probe_on_each"] == er["default"]["instances"])
 sys.exit(1 if bad else 0)
 PY

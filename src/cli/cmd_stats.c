@@ -181,6 +181,7 @@ static void print_json(const char *path, const struct btfi_stats *st, uint32_t m
 		jw_uint_field(&w, "extra_addrs", s->probe.extra_addrs);
 		jw_uint_field(&w, "copies", s->probe.copies);
 		jw_uint_field(&w, "views", s->probe.views);
+		jw_uint_field(&w, "entry_copies", s->probe.entry_copies);
 		jw_uint_field(&w, "nop_skipped", s->probe.nop_skipped);
 		jw_uint_field(&w, "refused_moved", s->probe.refused_moved);
 		jw_uint_field(&w, "refused_left", s->probe.refused_left);
@@ -314,6 +315,7 @@ static void print_table(const char *path, const struct btfi_stats *st, uint32_t 
 		row("  addresses beyond one per instance", s->probe.extra_addrs, 0);
 		row("    of them: unrolled copies, one DIE", s->probe.copies, 0);
 		row("    of them: view-only pieces (the call without code)", s->probe.views, 0);
+		row("    of them: entry-row copies no other address's path meets", s->probe.entry_copies, 0);
 		row("  padding skipped", s->probe.nop_skipped, 0);
 		row("  moved off a refused instruction", s->probe.refused_moved, 0);
 		row("  left on one (no way round it found)", s->probe.refused_left, 0);

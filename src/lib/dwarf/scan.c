@@ -185,6 +185,9 @@ static void find_loc_sections(struct btfi_scan *s, struct scan_priv *p)
 
 	p->map = s->di->map;
 	p->map_size = s->di->map_size;
+	/* (a relocatable module's DWARF is libdwfl's relocated image) */
+	if (p->map && !s->di->relocatable)
+		p->rows_path = s->dwarf_path;
 	p->info_off = s->di->info_off;
 	p->info_size = s->di->info_size;
 	if (elf_getshdrstrndx(elf, &shstrndx))
@@ -1993,25 +1996,194 @@ static int new_site(struct btfi_scan *s, struct scan_priv *p, const struct btfi_
 	return 0;
 }
 
+/* The function an inlined instance is of: its abstract_origin chain's
+ * root (also across units); die itself if it has none. */
+static void root_origin(Dwarf_Die *die, Dwarf_Die *origin)
+{
+	Dwarf_Attribute a;
+	Dwarf_Die ref;
+
+	*origin = *die;
+	for (int i = 0; i < 8 && dwarf_formref_die(dwarf_attr(origin, DW_AT_abstract_origin, &a), &ref);
+	     i++)
+		*origin = ref;
+}
+
+/* Does an instance under scope (other than die) of the function whose
+ * key is key hold addr in its ranges or begin there (entry_pc)? */
+static bool claimed_by_other(struct scan_priv *p, Dwarf_Die *scope, Dwarf_Die *die, uint64_t key,
+			     uint64_t addr)
+{
+	Dwarf_Die c, o;
+	Dwarf_Addr e;
+	int tag;
+
+	if (dwarf_child(scope, &c))
+		return false;
+	do {
+		tag = dwarf_tag(&c);
+		if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_lexical_block)
+			continue;
+		if (tag == DW_TAG_inlined_subroutine && dwarf_dieoffset(&c) != dwarf_dieoffset(die) &&
+		    (dwarf_haspc(&c, addr) == 1 || (!dwarf_entrypc(&c, &e) && e == addr))) {
+			root_origin(&c, &o);
+			if (die_key(p, &o) == key)
+				return true;
+		}
+		if (claimed_by_other(p, &c, die, key, addr))
+			return true;
+	} while (dwarf_siblingof(&c, &c) == 0);
+	return false;
+}
+
+/* The unit whose line table GCC's inline-entry rows are read from: the
+ * one walked; for a kernel image whose DWARF is stored uncompressed, the
+ * same unit from a handle of its own on the file, ended every ROWS_UNITS
+ * units, since libdw keeps each decoded table until dwarf_end() (a
+ * vmlinux's cost 145 MB more on the walk's handle, and the stats goal is
+ * 400 MB). Its mapping of .debug_info is dropped behind the unit as
+ * trim_info() drops the walk's: finding a unit reads every unit header
+ * before it, and the kernel maps the pages around each (100 MB for a
+ * vmlinux). NULL if it cannot be read. */
+#define ROWS_UNITS 64
+
+static void rows_end(struct scan_priv *p)
+{
+	if (p->rows_dw)
+		dwarf_end(p->rows_dw);
+	if (p->rows_elf)
+		elf_end(p->rows_elf);
+	if (p->rows_fd > 0)
+		close(p->rows_fd);
+	p->rows_dw = NULL;
+	p->rows_elf = NULL;
+	p->rows_fd = 0;
+}
+
+static void rows_trim(struct scan_priv *p, uint64_t cu_off)
+{
+	uint64_t pg = sysconf(_SC_PAGESIZE), from, upto;
+	size_t size;
+	char *base = elf_rawfile(p->rows_elf, &size);
+
+	if (!base || !p->info_size || cu_off > p->info_size || p->info_off + cu_off > size)
+		return;
+	upto = (p->info_off + cu_off) & ~(pg - 1);
+	from = p->rows_trimmed ? p->rows_trimmed : p->info_off & ~(pg - 1);
+	if (upto < from + (16u << 20))		/* in 16 MB steps */
+		return;
+	/* (libelf maps the file page-aligned: elf_rawfile() is its start) */
+	madvise(base + from, upto - from, MADV_DONTNEED);
+	p->rows_trimmed = upto;
+}
+
+static Dwarf_Die *rows_cu(struct scan_priv *p)
+{
+	Dwarf_Off off;
+
+	if (!p->kernel || !p->rows_path)
+		return &p->cudie;
+	off = dwarf_dieoffset(&p->cudie);
+	if (p->rows_dw && p->rows_off == off)
+		return p->rows_ok ? &p->rows_cudie : NULL;
+	if (p->rows_dw && ++p->rows_units >= ROWS_UNITS)
+		rows_end(p);
+	if (!p->rows_dw) {
+		p->rows_fd = open(p->rows_path, O_RDONLY | O_CLOEXEC);
+		p->rows_elf = p->rows_fd > 0 ? elf_begin(p->rows_fd, ELF_C_READ_MMAP, NULL) : NULL;
+		p->rows_dw = p->rows_elf ? dwarf_begin_elf(p->rows_elf, DWARF_C_READ, NULL) : NULL;
+		p->rows_units = 0;
+		p->rows_trimmed = 0;
+		/* (libdw reads every unit header before off: dropped as it goes) */
+		for (Dwarf_Off u = 0, next; p->rows_dw && u < off; u = next) {
+			Dwarf_Die d;
+			size_t hsize;
+
+			if (dwarf_nextcu(p->rows_dw, u, &next, &hsize, NULL, NULL, NULL) ||
+			    !dwarf_offdie(p->rows_dw, u + hsize, &d))
+				break;
+			rows_trim(p, u);
+		}
+	}
+	p->rows_off = off;
+	p->rows_ok = p->rows_dw && dwarf_offdie(p->rows_dw, off, &p->rows_cudie);
+	if (p->rows_ok)
+		rows_trim(p, off);
+	return p->rows_ok ? &p->rows_cudie : NULL;
+}
+
+/*
+ * GCC's inline-entry row of the instance copied onto paths that none of
+ * ch's addresses shares (tail duplication the rules of scan_cfg.c did
+ * not take: zstd's BIT_reloadDStream on the end-of-buffer way,
+ * __prepare_ICR folded to a constant on the NMI way): the line table
+ * says a call begins there, so each is a way in of its own, unless
+ * another instance of the function claims the address (DWARF giving one
+ * call's code to another: sk_setsockopt's sock_valbool_flag for
+ * SO_BROADCAST holds the `lea` that begins each other option's call) or
+ * probes it already. Not for a loop's exits (one set of locations) nor a
+ * split part.
+ */
+static int entry_copies(struct btfi_scan *s, struct scan_priv *p, struct walk_ctx *ctx,
+			Dwarf_Die *die, Dwarf_Die *origin, uint32_t func, struct scan_cfg_choice *ch)
+{
+	uint64_t probes[SCAN_CFG_MAX_ENTRIES], rows[SCAN_CFG_MAX_ENTRIES], key;
+	uint32_t np = 0, nrows = SCAN_CFG_MAX_ENTRIES;
+	Dwarf_Die *cu;
+	int r;
+
+	if (!ch->n || ch->locs_at || !ctx->fn_valid || split_part(p, ctx, func, die, origin))
+		return 0;
+	r = fn_cfg(p, ctx);	/* (built already for per-call) */
+	if (r <= 0 || !(cu = rows_cu(p)))
+		return r < 0 ? r : 0;
+	for (uint32_t i = 0; i < ch->n; i++)
+		probes[np++] = ch->cond[i] ? ch->at[i] : ch->addr[i];
+	if (scan_cfg_entry_rows(p->cfg, cu, die, p->ranges, p->nranges, probes, np, rows, &nrows) < 2)
+		return 0;
+	key = die_key(p, origin);
+	for (uint32_t k = 0; k < nrows && ch->n < SCAN_CFG_MAX_ENTRIES; k++) {
+		uint32_t at = ch->n - ch->views;	/* the view-only pieces stay last */
+
+		if (taken_at(s, p, ctx, func, rows[k]) ||
+		    claimed_by_other(p, &ctx->fn, die, key, rows[k]))
+			continue;
+		memmove(&ch->addr[at + 1], &ch->addr[at], ch->views * sizeof(ch->addr[0]));
+		memmove(&ch->cond[at + 1], &ch->cond[at], ch->views * sizeof(ch->cond[0]));
+		memmove(&ch->at[at + 1], &ch->at[at], ch->views * sizeof(ch->at[0]));
+		memmove(&ch->kill[at + 1], &ch->kill[at], ch->views * sizeof(ch->kill[0]));
+		ch->addr[at] = rows[k];
+		ch->cond[at] = 0;
+		ch->at[at] = 0;
+		ch->kill[at] = 0;
+		ch->n++;
+		s->probe.entry_copies++;
+	}
+	return 0;
+}
+
 /* opts.entry_rows: does the instance (site si, probed at ch) have GCC's
  * inline-entry row on alternative paths, and a probe on each one's path? */
 static int count_entry_rows(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die, uint32_t si,
 			    const struct scan_cfg_choice *ch)
 {
 	uint64_t probes[SCAN_CFG_MAX_ENTRIES], unprobed;
-	uint32_t np = 0, rows;
+	uint32_t np = 0, rows, nun = 1;
+	Dwarf_Die *cu = rows_cu(p);
 	bool each;
 
 	for (uint32_t i = 0; i < ch->n; i++)
 		probes[np++] = ch->cond[i] ? ch->at[i] : ch->addr[i];
 	if (!np && s->sites[si].addr)
 		probes[np++] = s->sites[si].addr;
-	rows = scan_cfg_entry_rows(p->cfg, &p->cudie, die, p->ranges, p->nranges, probes, np,
-				   &unprobed);
+	if (!cu)
+		return 0;
+	rows = scan_cfg_entry_rows(p->cfg, cu, die, p->ranges, p->nranges, probes, np,
+				   &unprobed, &nun);
 	if (rows < 2)
 		return 0;
-	each = !unprobed;
-	if (unprobed) {
+	each = !nun;
+	if (nun) {
 		if (GROW(s->entry_rows.unprobed, s->entry_rows.unprobed_cap, s->entry_rows.nunprobed + 1))
 			return -ENOMEM;
 		s->entry_rows.unprobed[s->entry_rows.nunprobed].site = si;
@@ -2041,16 +2213,7 @@ static int do_inline(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
 	uint32_t oi, i, si, xi;
 	int err, nocode;
 
-	if (dwarf_formref_die(dwarf_attr(die, DW_AT_abstract_origin, &a), &origin)) {
-		/* Follow origin chains to the root (also across CUs). */
-		Dwarf_Die ref;
-
-		for (i = 0; i < 8 && dwarf_formref_die(dwarf_attr(&origin, DW_AT_abstract_origin, &a),
-						       &ref); i++)
-			origin = ref;
-	} else {
-		origin = *die;
-	}
+	root_origin(die, &origin);
 	err = resolve_origin(s, p, &origin, &oi);
 	if (err)
 		return err;
@@ -2096,6 +2259,9 @@ static int do_inline(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die *die,
 				s->probe.unshared++;
 			}
 		}
+		err = entry_copies(s, p, ctx, die, &origin, o->func, &ch);
+		if (err)
+			return err;
 		site = &s->sites[si];
 		site->how = ch.how;
 		s->probe.how[ch.how]++;
@@ -2524,6 +2690,7 @@ void btfi_scan_free(struct btfi_scan *s)
 	if (p) {
 		if (p->cfi_eh)
 			dwarf_cfi_end(p->cfi_eh);
+		rows_end(p);
 		u64map_free(&p->origin_map);
 		u64map_free(&p->types);
 		u64map_free(&p->taken);

@@ -197,6 +197,8 @@ struct btfi_scan {
 		uint32_t copies;		/* ... of them: unrolled copies of the call */
 		uint32_t views;			/* ... of them: view-only pieces ([X, X)
 						 * ranges: the call without code there) */
+		uint32_t entry_copies;		/* ... of them: GCC's inline-entry row on
+						 * a path no other address shares */
 		uint32_t nop_skipped;		/* padding skipped */
 		uint32_t refused_moved;		/* moved off an instruction the probes refuse */
 		uint32_t refused_left;		/* addresses still there: nowhere else */

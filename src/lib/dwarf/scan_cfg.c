@@ -1303,10 +1303,27 @@ struct entry_key {
 	int line, col;
 };
 
-static bool entry_key_of(Dwarf_Die *inst, struct entry_key *k)
+static bool entry_key_of(Dwarf_Die *inst, Dwarf_Die *cu, struct entry_key *k)
 {
-	return !dwarf_decl_line(inst, &k->line) && !dwarf_decl_column(inst, &k->col) &&
-	       (k->file = dwarf_decl_file(inst)) != NULL;
+	Dwarf_Attribute a;
+	Dwarf_Word idx;
+	Dwarf_Files *files;
+	Dwarf_Die acu;
+	size_t nf;
+
+	if (dwarf_decl_line(inst, &k->line) || dwarf_decl_column(inst, &k->col))
+		return false;
+	if (dwarf_cu_getdwarf(cu->cu) == dwarf_cu_getdwarf(inst->cu))
+		return (k->file = dwarf_decl_file(inst)) != NULL;
+	/* cu is the unit from a handle of its own (a kernel's, scan.c
+	 * rows_cu()): the name from its file table, where
+	 * dwarf_decl_file() would decode the walk's handle's line table */
+	if (!dwarf_attr_integrate(inst, DW_AT_decl_file, &a) || dwarf_formudata(&a, &idx) ||
+	    !dwarf_cu_die(a.cu, &acu, NULL, NULL, NULL, NULL, NULL, NULL) ||
+	    dwarf_dieoffset(&acu) != dwarf_dieoffset(cu) || dwarf_getsrcfiles(cu, &files, &nf) ||
+	    idx >= nf)
+		return false;
+	return (k->file = dwarf_filesrc(files, idx, NULL, NULL)) != NULL;
 }
 
 static bool entry_row(Dwarf_Line *l, const struct entry_key *k)
@@ -1340,15 +1357,15 @@ static size_t first_row(Dwarf_Lines *lines, size_t n, uint64_t addr)
 
 uint32_t scan_cfg_entry_rows(struct scan_cfg *c, Dwarf_Die *cu, Dwarf_Die *inst,
 			     const struct scan_range *r, uint32_t nr, const uint64_t *probes,
-			     uint32_t np, uint64_t *unprobed)
+			     uint32_t np, uint64_t *unprobed, uint32_t *nunprobed)
 {
-	uint32_t row[16], n = 0, keep = 0;
+	uint32_t row[16], n = 0, keep = 0, max = *nunprobed;
 	struct entry_key ek;
 	Dwarf_Lines *lines;
 	size_t nl;
 
-	*unprobed = 0;
-	if (c->state <= 0 || !cu || !entry_key_of(inst, &ek) || dwarf_getsrclines(cu, &lines, &nl))
+	*nunprobed = 0;
+	if (c->state <= 0 || !cu || !entry_key_of(inst, cu, &ek) || dwarf_getsrclines(cu, &lines, &nl))
 		return 0;
 	for (uint32_t k = 0; k < nr; k++)
 		for (size_t lo = first_row(lines, nl, r[k].lo); lo < nl && n < 16; lo++) {
@@ -1376,15 +1393,19 @@ uint32_t scan_cfg_entry_rows(struct scan_cfg *c, Dwarf_Die *cu, Dwarf_Die *inst,
 	}
 	if (keep < 2)
 		return keep;
-	for (uint32_t x = 0; x < keep && !*unprobed; x++) {
+	for (uint32_t x = 0; x < keep && *nunprobed < max; x++) {
+		const struct cfg_insn *in = &c->insns[row[x]];
 		uint32_t j, q;
 
+		/* a trap (BUG()'s ud2): the way ends there, no call goes on */
+		if (in->flow == BTFI_FLOW_STOP && !in->ret)
+			continue;
 		for (j = 0; j < np; j++)
 			if ((q = find_insn(c, probes[j])) != NONE &&
 			    (runs_after(c, q, row[x]) || runs_after(c, row[x], q)))
 				break;
 		if (j == np)
-			*unprobed = c->insns[row[x]].addr;
+			unprobed[(*nunprobed)++] = c->insns[row[x]].addr;
 	}
 	return keep;
 }
@@ -4650,7 +4671,7 @@ static bool entry_row_at(struct scan_cfg *c, uint64_t addr)
 	size_t n, lo;
 	Dwarf_Addr a;
 
-	if (!c->cu || !c->inst || !entry_key_of(c->inst, &k) || dwarf_getsrclines(c->cu, &lines, &n))
+	if (!c->cu || !c->inst || !entry_key_of(c->inst, c->cu, &k) || dwarf_getsrclines(c->cu, &lines, &n))
 		return false;
 	for (lo = first_row(lines, n, addr); lo < n; lo++) {
 		Dwarf_Line *l = dwarf_onesrcline(lines, lo);

@@ -111,16 +111,17 @@ bool scan_cfg_is_join(struct scan_cfg *c, uint64_t addr);
  * many (0 where the control flow is unknown). Few blocks are followed. */
 uint32_t scan_cfg_only_after(struct scan_cfg *c, uint64_t addr, const struct scan_range *r,
 			     uint32_t nr, struct scan_range *out, uint32_t max);
-/* stats --entry-rows, a measurement: the addresses in the instance's
- * ranges r[0..nr) holding GCC's inline-entry row of inst (is_stmt at the
- * callee's decl file, line and column, by cu's line table), the first on
- * each path kept: how many (2 or more: GCC copied the entry onto
- * alternative paths, tail duplication). *unprobed: 0 if every one of them
- * shares a path with one of probes[0..np) (one runs after the other in a
- * pass of the function), else the first that does not. */
+/* The addresses in the instance's ranges r[0..nr) holding GCC's
+ * inline-entry row of inst (is_stmt at the callee's decl file, line and
+ * column, by cu's line table), the first on each path kept: how many (2
+ * or more: GCC copied the entry onto alternative paths, tail
+ * duplication). Those of them that share no path with any of
+ * probes[0..np) (neither runs after the other in a pass of the function)
+ * and are no trap into unprobed[0..*nunprobed), at most *nunprobed on
+ * entry. */
 uint32_t scan_cfg_entry_rows(struct scan_cfg *c, Dwarf_Die *cu, Dwarf_Die *inst,
 			     const struct scan_range *r, uint32_t nr, const uint64_t *probes,
-			     uint32_t np, uint64_t *unprobed);
+			     uint32_t np, uint64_t *unprobed, uint32_t *nunprobed);
 /* Is the code at addr entered by one branch only, on down the same
  * body: a block whose one way in is a conditional jump (not a loop's
  * back edge) at an earlier line of the same file, by cu's line table

@@ -130,6 +130,17 @@ struct scan_priv {
 	uint64_t trimmed;		/* file offset up to which pages were dropped */
 	const char **fnames;		uint32_t nfnames, fnames_cap;
 	Dwarf_Die cudie;
+	/* A kernel's unit, from a handle of its own on rows_path, for its
+	 * line table (rows_cu() in scan.c) */
+	const char *rows_path;
+	int rows_fd;
+	Elf *rows_elf;
+	uint64_t rows_trimmed;		/* its .debug_info dropped up to here */
+	Dwarf *rows_dw;
+	Dwarf_Die rows_cudie;
+	Dwarf_Off rows_off;
+	uint32_t rows_units;
+	bool rows_ok;
 	/* The unit's compiler may change a static function's ABI without
 	 * renaming it (clang; GCC renames: .isra, .constprop): scan.c
 	 * entry_site() then compares its entry with the calling convention. */

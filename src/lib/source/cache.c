@@ -20,7 +20,7 @@
 #endif
 /* Bump when the entry layout or what the encoder writes changes within
  * one version (an entry of another format or version is rebuilt). */
-#define CACHE_FORMAT 11	/* 2: per-call probe addresses, no split-part sites; 3: modules
+#define CACHE_FORMAT 12	/* 2: per-call probe addresses, no split-part sites; 3: modules
 			 * per-call too, a kernel's mov $addr an ADDR; 4: a kernel's
 			 * probes off what kprobes refuse (jump labels, ...); 5: copies
 			 * on a loop's way out after hoisted code, lone calls; 6: no
@@ -30,7 +30,8 @@
 			 * .altinstr_aux followed; 9: no way in that goes
 			 * straight on into the marker's next pass; 10: into any
 			 * way in's, over the caller's code too; 11: a fault's
-			 * way is none */
+			 * way is none; 12: GCC's entry-row copies no way
+			 * in meets */
 #define KEY_SEC ".btfinline.key"
 #define SUBDIR "btfinline/encoded"
 
