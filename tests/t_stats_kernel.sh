@@ -338,4 +338,19 @@ if [ "$n" = "$want" ] && [ "$n" -gt 0 ]; then
 else
 	echo "FAIL --entry-rows: $n unprobed-copy lines, JSON instances - probe_on_each = $want"; r=1
 fi
+# A kernel whose debug sections are compressed (CONFIG_DEBUG_INFO_COMPRESSED,
+# here objcopy's): libelf decompresses them and the line tables the entry
+# rows need come from another handle on that Elf (scan.c rows_cu()), not
+# from a mapping of the file: the same sites as the file as stored.
+if objcopy --compress-debug-sections=zlib "$V" "$tmp/vmlinux.z" 2>/dev/null; then
+	z=$("$BTFINLINE" stats "$tmp/vmlinux.z" --sites --entry-rows)
+	if [ "$z" = "$all" ] && [ -n "$z" ]; then
+		echo "ok   compressed debug sections: the same $(printf '%s\n' "$z" | grep -c '^site ') site lines"
+	else
+		echo "FAIL compressed debug sections: $(diff <(printf '%s\n' "$all") <(printf '%s\n' "$z") | head -3 | paste -sd';')"; r=1
+	fi
+	rm -f "$tmp/vmlinux.z"
+else
+	echo "FAIL objcopy --compress-debug-sections"; r=1
+fi
 exit $r

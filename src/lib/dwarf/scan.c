@@ -185,7 +185,9 @@ static void find_loc_sections(struct btfi_scan *s, struct scan_priv *p)
 
 	p->map = s->di->map;
 	p->map_size = s->di->map_size;
-	/* (a relocatable module's DWARF is libdwfl's relocated image) */
+	/* (a relocatable module's DWARF is libdwfl's relocated image; a
+	 * compressed file's is libelf's copy: no mapping of our own) */
+	p->rows_walk = s->di->relocatable;
 	if (p->map && !s->di->relocatable)
 		p->rows_path = s->dwarf_path;
 	p->info_off = s->di->info_off;
@@ -2081,7 +2083,7 @@ static Dwarf_Die *rows_cu(struct scan_priv *p)
 {
 	Dwarf_Off off;
 
-	if (!p->kernel || !p->rows_path)
+	if (!p->kernel || p->rows_walk)
 		return &p->cudie;
 	off = dwarf_dieoffset(&p->cudie);
 	if (p->rows_dw && p->rows_off == off)
@@ -2089,13 +2091,23 @@ static Dwarf_Die *rows_cu(struct scan_priv *p)
 	if (p->rows_dw && ++p->rows_units >= ROWS_UNITS)
 		rows_end(p);
 	if (!p->rows_dw) {
-		p->rows_fd = open(p->rows_path, O_RDONLY | O_CLOEXEC);
-		p->rows_elf = p->rows_fd > 0 ? elf_begin(p->rows_fd, ELF_C_READ_MMAP, NULL) : NULL;
-		p->rows_dw = p->rows_elf ? dwarf_begin_elf(p->rows_elf, DWARF_C_READ, NULL) : NULL;
+		if (p->rows_path) {
+			p->rows_fd = open(p->rows_path, O_RDONLY | O_CLOEXEC);
+			p->rows_elf = p->rows_fd > 0 ? elf_begin(p->rows_fd, ELF_C_READ_MMAP, NULL) : NULL;
+			p->rows_dw = p->rows_elf ? dwarf_begin_elf(p->rows_elf, DWARF_C_READ, NULL) : NULL;
+		} else {
+			p->rows_dw = dwarf_begin_elf(dwarf_getelf(dwarf_cu_getdwarf(p->cudie.cu)),
+						     DWARF_C_READ, NULL);
+		}
+		if (!p->rows_dw) {	/* the walk's handle, then: its memory */
+			rows_end(p);
+			p->rows_walk = true;
+			return &p->cudie;
+		}
 		p->rows_units = 0;
 		p->rows_trimmed = 0;
 		/* (libdw reads every unit header before off: dropped as it goes) */
-		for (Dwarf_Off u = 0, next; p->rows_dw && u < off; u = next) {
+		for (Dwarf_Off u = 0, next; u < off; u = next) {
 			Dwarf_Die d;
 			size_t hsize;
 
@@ -2106,7 +2118,7 @@ static Dwarf_Die *rows_cu(struct scan_priv *p)
 		}
 	}
 	p->rows_off = off;
-	p->rows_ok = p->rows_dw && dwarf_offdie(p->rows_dw, off, &p->rows_cudie);
+	p->rows_ok = dwarf_offdie(p->rows_dw, off, &p->rows_cudie) != NULL;
 	if (p->rows_ok)
 		rows_trim(p, off);
 	return p->rows_ok ? &p->rows_cudie : NULL;

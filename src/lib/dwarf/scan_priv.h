@@ -130,8 +130,10 @@ struct scan_priv {
 	uint64_t trimmed;		/* file offset up to which pages were dropped */
 	const char **fnames;		uint32_t nfnames, fnames_cap;
 	Dwarf_Die cudie;
-	/* A kernel's unit, from a handle of its own on rows_path, for its
-	 * line table (rows_cu() in scan.c) */
+	/* A kernel's unit, from a handle of its own (on rows_path, else on
+	 * the walk's Elf), for its line table (rows_cu() in scan.c);
+	 * rows_walk: from the walk's handle instead */
+	bool rows_walk;
 	const char *rows_path;
 	int rows_fd;
 	Elf *rows_elf;
