@@ -2039,14 +2039,15 @@ static bool claimed_by_other(struct scan_priv *p, Dwarf_Die *scope, Dwarf_Die *d
 }
 
 /* The unit whose line table GCC's inline-entry rows are read from: the
- * one walked; for a kernel image whose DWARF is stored uncompressed, the
- * same unit from a handle of its own on the file, ended every ROWS_UNITS
- * units, since libdw keeps each decoded table until dwarf_end() (a
- * vmlinux's cost 145 MB more on the walk's handle, and the stats goal is
- * 400 MB). Its mapping of .debug_info is dropped behind the unit as
- * trim_info() drops the walk's: finding a unit reads every unit header
- * before it, and the kernel maps the pages around each (100 MB for a
- * vmlinux). NULL if it cannot be read. */
+ * one walked (user space, a module); for a kernel image, the same unit
+ * from a handle of its own, ended every ROWS_UNITS units, since libdw
+ * keeps each decoded table until dwarf_end() (a vmlinux's cost 145 MB
+ * more on the walk's handle, and the stats goal is 400 MB). Stored
+ * uncompressed, the handle maps the file itself, and its .debug_info is
+ * dropped behind the unit as trim_info() drops the walk's: finding a
+ * unit reads every unit header before it, and the kernel maps the pages
+ * around each (100 MB for a vmlinux); compressed, it reads the walk's Elf
+ * (libelf's decompressed copy). NULL if the unit cannot be read. */
 #define ROWS_UNITS 64
 
 static void rows_end(struct scan_priv *p)
