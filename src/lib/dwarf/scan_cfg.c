@@ -1365,7 +1365,8 @@ uint32_t scan_cfg_entry_rows(struct scan_cfg *c, Dwarf_Die *cu, Dwarf_Die *inst,
 	size_t nl;
 
 	*nunprobed = 0;
-	if (c->state <= 0 || !cu || !entry_key_of(inst, cu, &ek) || dwarf_getsrclines(cu, &lines, &nl))
+	if (c->state <= 0 || !cu || !entry_key_of(inst, cu, &ek) ||
+	    dwarf_getsrclines(cu, &lines, &nl))
 		return 0;
 	for (uint32_t k = 0; k < nr; k++)
 		for (size_t lo = first_row(lines, nl, r[k].lo); lo < nl && n < 16; lo++) {
@@ -4671,7 +4672,8 @@ static bool entry_row_at(struct scan_cfg *c, uint64_t addr)
 	size_t n, lo;
 	Dwarf_Addr a;
 
-	if (!c->cu || !c->inst || !entry_key_of(c->inst, c->cu, &k) || dwarf_getsrclines(c->cu, &lines, &n))
+	if (!c->cu || !c->inst || !entry_key_of(c->inst, c->cu, &k) ||
+	    dwarf_getsrclines(c->cu, &lines, &n))
 		return false;
 	for (lo = first_row(lines, n, addr); lo < n; lo++) {
 		Dwarf_Line *l = dwarf_onesrcline(lines, lo);
