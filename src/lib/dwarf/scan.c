@@ -2063,21 +2063,43 @@ static void rows_end(struct scan_priv *p)
 	p->rows_fd = 0;
 }
 
-static void rows_trim(struct scan_priv *p, uint64_t cu_off)
+/*
+ * Peak RSS: a walk touches .debug_info once, front to back, so drop the
+ * pages of a mapping of the file (base, size bytes) before the current
+ * CU, in 16 MB steps, *trimmed the offset dropped up to (MADV_DONTNEED on
+ * a read-only file mapping only forgets them; a later cross-CU reference
+ * faults them back from the page cache). Keeps a kernel scan well under
+ * 400 MB.
+ */
+static void drop_info(const struct scan_priv *p, char *base, size_t size, uint64_t cu_off,
+		      uint64_t *trimmed)
 {
 	uint64_t pg = sysconf(_SC_PAGESIZE), from, upto;
-	size_t size;
-	char *base = elf_rawfile(p->rows_elf, &size);
 
 	if (!base || !p->info_size || cu_off > p->info_size || p->info_off + cu_off > size)
 		return;
 	upto = (p->info_off + cu_off) & ~(pg - 1);
-	from = p->rows_trimmed ? p->rows_trimmed : p->info_off & ~(pg - 1);
-	if (upto < from + (16u << 20))		/* in 16 MB steps */
+	from = *trimmed ? *trimmed : p->info_off & ~(pg - 1);
+	if (upto < from + (16u << 20))
 		return;
-	/* (libelf maps the file page-aligned: elf_rawfile() is its start) */
 	madvise(base + from, upto - from, MADV_DONTNEED);
-	p->rows_trimmed = upto;
+	*trimmed = upto;
+}
+
+/* the walk's own mapping */
+static void trim_info(struct scan_priv *p, uint64_t cu_off)
+{
+	drop_info(p, p->map, p->map_size, cu_off, &p->trimmed);
+}
+
+/* the line tables' handle's (libelf maps the file page-aligned:
+ * elf_rawfile() is its start) */
+static void rows_trim(struct scan_priv *p, uint64_t cu_off)
+{
+	size_t size = 0;
+	char *base = p->rows_elf ? elf_rawfile(p->rows_elf, &size) : NULL;
+
+	drop_info(p, base, size, cu_off, &p->rows_trimmed);
 }
 
 static Dwarf_Die *rows_cu(struct scan_priv *p)
@@ -2125,6 +2147,15 @@ static Dwarf_Die *rows_cu(struct scan_priv *p)
 	return p->rows_ok ? &p->rows_cudie : NULL;
 }
 
+/* Where ch's addresses count a call: a branch site's target, else the
+ * address; into out[]; how many. */
+static uint32_t probe_points(const struct scan_cfg_choice *ch, uint64_t *out)
+{
+	for (uint32_t i = 0; i < ch->n; i++)
+		out[i] = ch->cond[i] ? ch->at[i] : ch->addr[i];
+	return ch->n;
+}
+
 /*
  * GCC's inline-entry row of the instance copied onto paths that none of
  * ch's addresses shares (tail duplication the rules of scan_cfg.c did
@@ -2141,7 +2172,7 @@ static int entry_copies(struct btfi_scan *s, struct scan_priv *p, struct walk_ct
 			Dwarf_Die *die, Dwarf_Die *origin, uint32_t func, struct scan_cfg_choice *ch)
 {
 	uint64_t probes[SCAN_CFG_MAX_ENTRIES], rows[SCAN_CFG_MAX_ENTRIES], key;
-	uint32_t np = 0, nrows = SCAN_CFG_MAX_ENTRIES;
+	uint32_t np, nrows = SCAN_CFG_MAX_ENTRIES;
 	Dwarf_Die *cu;
 	int r;
 
@@ -2150,8 +2181,7 @@ static int entry_copies(struct btfi_scan *s, struct scan_priv *p, struct walk_ct
 	r = fn_cfg(p, ctx);	/* (built already for per-call) */
 	if (r <= 0 || !(cu = rows_cu(p)))
 		return r < 0 ? r : 0;
-	for (uint32_t i = 0; i < ch->n; i++)
-		probes[np++] = ch->cond[i] ? ch->at[i] : ch->addr[i];
+	np = probe_points(ch, probes);
 	if (scan_cfg_entry_rows(p->cfg, cu, die, p->ranges, p->nranges, probes, np, rows, &nrows) < 2)
 		return 0;
 	key = die_key(p, origin);
@@ -2181,12 +2211,10 @@ static int count_entry_rows(struct btfi_scan *s, struct scan_priv *p, Dwarf_Die 
 			    const struct scan_cfg_choice *ch)
 {
 	uint64_t probes[SCAN_CFG_MAX_ENTRIES], unprobed;
-	uint32_t np = 0, rows, nun = 1;
+	uint32_t np = probe_points(ch, probes), rows, nun = 1;
 	Dwarf_Die *cu = rows_cu(p);
 	bool each;
 
-	for (uint32_t i = 0; i < ch->n; i++)
-		probes[np++] = ch->cond[i] ? ch->at[i] : ch->addr[i];
 	if (!np && s->sites[si].addr)
 		probes[np++] = s->sites[si].addr;
 	if (!cu)
@@ -2429,27 +2457,6 @@ out:
 		return -EINVAL;
 	}
 	return 0;
-}
-
-/*
- * Peak RSS: the walk touches .debug_info once, front to back, so drop the
- * mapped pages before the current CU (MADV_DONTNEED on a read-only file
- * mapping only forgets them; a later cross-CU reference faults them back
- * from the page cache). Keeps a kernel scan well under 400 MB.
- */
-static void trim_info(struct scan_priv *p, uint64_t cu_off)
-{
-	uint64_t upto, from;
-	long pg = sysconf(_SC_PAGESIZE);
-
-	if (!p->map || !p->info_size || cu_off > p->info_size)
-		return;
-	upto = (p->info_off + cu_off) & ~(uint64_t)(pg - 1);
-	from = p->trimmed ? p->trimmed : p->info_off & ~(uint64_t)(pg - 1);
-	if (upto < from + (16u << 20))		/* in 16 MB steps */
-		return;
-	madvise((char *)p->map + from, upto - from, MADV_DONTNEED);
-	p->trimmed = upto;
 }
 
 /* Is the unit GCC's (DW_AT_producer "GNU C..."): GCC renames a function
