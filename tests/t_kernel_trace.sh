@@ -374,6 +374,13 @@ events() {	# RUN PID FUNC CALLER [TAIL]
 nlines() {
 	printf '%s' "$1" | grep -c . || true
 }
+# RUN PID FUNC CALLER WANT FOR: exactly WANT events of FUNC in CALLER
+# from PID (FOR: what made them, for the message); sets ev and n
+expect_events() {
+	ev=$(events "$1" "$2" "$3" "$4")
+	n=$(nlines "$ev")
+	[ "$n" = "$5" ] || fail "$1: $n $3 events in $4 from pid $2 for $6; events: $ev"
+}
 # the pid a workload program printed first on its line: "PROG pid P ..."
 pid_of() {
 	sed -nE "s/^$1 pid ([0-9]+) .*/\1/p" "$o"
@@ -488,10 +495,8 @@ echo "ok: io_ring_add_registered_fd: $rk events for $rk calls (loop exits), fd =
 # --- 10. a copy on a way out of the loop around the call
 expect_line "$o" "^futexop pid [0-9]+ ok $fn enosys $fm\$"
 expect_line "$o" "^RC run13 0\$"
-fpid=$(pid_of futexop)
-ev=$(events run13 "$fpid" double_unlock_hb futex_wake_op)
-n=$(nlines "$ev")
-[ "$n" = $((fn + fm)) ] || fail "run13: $n double_unlock_hb events in futex_wake_op for $((fn + fm)) calls ($fn ops done, $fm ENOSYS); events: $ev"
+expect_events run13 "$(pid_of futexop)" double_unlock_hb futex_wake_op $((fn + fm)) \
+	"$((fn + fm)) calls ($fn ops done, $fm ENOSYS)"
 echo "ok: double_unlock_hb in futex_wake_op: $n events for $fn + $fm calls (the ENOSYS way's copy probed)"
 
 # --- 14. a call folded to a lone jump: retry_estale in do_faccessat
@@ -556,11 +561,7 @@ echo "ok: ip_rt_put in udp_sendmsg: $n events for $un + $um sendto(), rt=0 for t
 # the function's: dup_task_struct in copy_process, one event per fork
 expect_line "$o" "^forks pid [0-9]+ n $fk\$"
 expect_line "$o" "^RC run20 0\$"
-fpid=$(pid_of forks)
-ev=$(events run20 "$fpid" dup_task_struct copy_process)
-n=$(nlines "$ev")
-[ "$n" = "$fk" ] ||
-	fail "run20: $n dup_task_struct events in copy_process from pid $fpid for $fk fork()s: $ev"
+expect_events run20 "$(pid_of forks)" dup_task_struct copy_process "$fk" "$fk fork()s"
 echo "ok: dup_task_struct in copy_process: $n events for $fk fork()s (static_cpu_has()'s jump followed through .altinstr_aux)"
 
 # --- 18. GCC's entry row copied onto a way no other probe shares: each
@@ -569,11 +570,8 @@ echo "ok: dup_task_struct in copy_process: $n events for $fk fork()s (static_cpu
 # for every 3 changes)
 expect_line "$o" "^leases pid [0-9]+ n $ln changes $((3 * ln))\$"
 expect_line "$o" "^RC run21 0\$"
-lpid=$(pid_of leases)
-ev=$(events run21 "$lpid" locks_wake_up_blocks lease_modify)
-n=$(nlines "$ev")
-[ "$n" = $((3 * ln)) ] ||
-	fail "run21: $n locks_wake_up_blocks events in lease_modify from pid $lpid for $((3 * ln)) lease changes: $ev"
+expect_events run21 "$(pid_of leases)" locks_wake_up_blocks lease_modify $((3 * ln)) \
+	"$((3 * ln)) lease changes"
 echo "ok: locks_wake_up_blocks in lease_modify: $n events for $((3 * ln)) lease changes (the F_UNLCK way's entry-row copy probed)"
 
 # --- 11. a constant address from the code: KASLR's runtime address
